@@ -1,0 +1,114 @@
+//! One run of the command line, from arguments to an exit code.
+
+use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
+use crate::exit;
+use crate::grade::{params::Params, Grader, Live, Options};
+use crate::report;
+use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use std::io::Write;
+use std::path::PathBuf;
+
+pub fn run(cli: Cli) -> u8 {
+    match cli.command {
+        Command::Grade(args) => grade(args),
+        Command::Spec(args) => spec(args),
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> u8 {
+    eprintln!("labcheck: {message}");
+    exit::CANNOT_GRADE
+}
+
+/// The spec's text and the name errors use for it.
+fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
+    match &source.spec {
+        None => Ok((DEFAULT_SPEC.to_string(), DEFAULT_SPEC_NAME.to_string())),
+        Some(p) => std::fs::read_to_string(p)
+            .map(|t| (t, p.display().to_string()))
+            .map_err(|e| format!("cannot read spec {}: {e}", p.display())),
+    }
+}
+
+fn load_spec(source: &SpecSource) -> Result<Spec, String> {
+    let (text, name) = spec_text(source)?;
+    Spec::load(&text, &name).map_err(|errs| {
+        let lines: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        format!("the spec has {} error(s):\n{}", errs.len(), lines.join("\n"))
+    })
+}
+
+fn spec(args: SpecArgs) -> u8 {
+    if args.print {
+        return match spec_text(&args.source) {
+            Ok((text, _)) => {
+                print!("{text}");
+                exit::PASSED
+            }
+            Err(e) => fail(e),
+        };
+    }
+    let spec = match load_spec(&args.source) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    println!("{}: {} ({} checks in {} steps)", spec.lab, spec.title, spec.checks.len(), spec.steps.len());
+    println!("params:");
+    for p in &spec.params {
+        let d = p.default.as_deref().unwrap_or("(none)");
+        println!("  {:<14} default {d}{}  {}", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
+    }
+    println!("submission files: {}", spec.files().join(", "));
+    exit::PASSED
+}
+
+fn grade(args: GradeArgs) -> u8 {
+    let spec = match load_spec(&args.source) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let dirs: Vec<PathBuf> = if args.dirs.is_empty() {
+        match &spec.default_submission {
+            Some(d) => vec![PathBuf::from(d)],
+            None => return fail("no submission directory given"),
+        }
+    } else {
+        args.dirs.clone()
+    };
+    for d in &dirs {
+        if !d.is_dir() {
+            return fail(format!("{} is not a directory (give the submission directory)", d.display()));
+        }
+    }
+    if args.save_probe.is_some() && dirs.len() > 1 {
+        return fail("--save-probe records one submission; give one directory");
+    }
+    let live = if args.launch_envoy {
+        Live::Launch
+    } else if let Some(r) = &args.replay {
+        Live::Replay(r.clone())
+    } else if args.no_live {
+        Live::Off
+    } else {
+        Live::Probe
+    };
+    let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() };
+    let grader = Grader::new(&spec, params, opts);
+    for problem in grader.lab_problems() {
+        eprintln!("labcheck: warning: {problem}");
+    }
+    let results: Vec<_> = dirs.iter().map(|d| grader.grade(d)).collect();
+    let ropts = report::Options {
+        audience: args.audience.unwrap_or(args.format.default_audience()),
+        color: args.format == report::Format::Text && args.color.enabled(),
+    };
+    let out = report::render(args.format, &results, &ropts);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    exit::for_results(&results)
+}

@@ -1,0 +1,136 @@
+//! Comparing JSON values as values: key order never matters, `9982` equals `9982.0`,
+//! and a number equals the same number written as a string.
+
+use serde_json::Value;
+
+pub fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => num_eq(x, y),
+        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
+            s.trim().parse::<serde_json::Number>().is_ok_and(|m| num_eq(n, &m))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn num_eq(x: &serde_json::Number, y: &serde_json::Number) -> bool {
+    match (x.as_i64(), y.as_i64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => match (x.as_u64(), y.as_u64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => x.as_f64() == y.as_f64(),
+        },
+    }
+}
+
+/// The first place two values differ.
+#[derive(Debug, PartialEq)]
+pub struct Diff {
+    /// jq-style path, `.` for the whole value.
+    pub path: String,
+    pub what: What,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum What {
+    Missing,
+    Unexpected,
+    Differs,
+    Length { found: usize },
+}
+
+impl Diff {
+    /// A sentence about the difference that does not reveal the expected value.
+    pub fn sentence(&self) -> String {
+        match self.what {
+            What::Missing => format!("`{}` is missing", self.path),
+            What::Unexpected => format!("`{}` is there but should not be", self.path),
+            What::Differs => format!("`{}` has another value", self.path),
+            What::Length { found } => format!("`{}` has {found} items, not the expected number", self.path),
+        }
+    }
+}
+
+/// Where `found` first departs from `expected`. With `subset`, `found` may have
+/// more keys than `expected` (arrays still compare item by item).
+pub fn diff(expected: &Value, found: &Value, subset: bool) -> Option<Diff> {
+    let mut path = String::new();
+    walk(expected, found, subset, &mut path)
+}
+
+fn walk(e: &Value, f: &Value, subset: bool, path: &mut String) -> Option<Diff> {
+    let here = |path: &str, what| Some(Diff { path: if path.is_empty() { ".".into() } else { path.to_string() }, what });
+    match (e, f) {
+        (Value::Object(em), Value::Object(fm)) => {
+            for (k, ev) in em {
+                let len = path.len();
+                push_key(path, k);
+                let r = match fm.get(k) {
+                    None => here(path, What::Missing),
+                    Some(fv) => walk(ev, fv, subset, path),
+                };
+                path.truncate(len);
+                if r.is_some() {
+                    return r;
+                }
+            }
+            if !subset {
+                if let Some(k) = fm.keys().find(|k| !em.contains_key(*k)) {
+                    let len = path.len();
+                    push_key(path, k);
+                    let r = here(path, What::Unexpected);
+                    path.truncate(len);
+                    return r;
+                }
+            }
+            None
+        }
+        (Value::Array(ea), Value::Array(fa)) => {
+            for (i, (ev, fv)) in ea.iter().zip(fa).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let r = walk(ev, fv, subset, path);
+                path.truncate(len);
+                if r.is_some() {
+                    return r;
+                }
+            }
+            (ea.len() != fa.len()).then(|| here(path, What::Length { found: fa.len() })).flatten()
+        }
+        _ => (!equal(e, f)).then(|| here(path, What::Differs)).flatten(),
+    }
+}
+
+fn push_key(path: &mut String, k: &str) {
+    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !k.starts_with(|c: char| c.is_ascii_digit()) {
+        path.push('.');
+        path.push_str(k);
+    } else {
+        path.push_str(&format!("[{}]", serde_json::to_string(k).unwrap_or_default()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn order_and_number_form_do_not_matter() {
+        assert!(equal(&json!({"a": 1, "b": [1.0]}), &json!({"b": [1], "a": "1"})));
+        assert!(!equal(&json!({"a": 1}), &json!({"a": 2})));
+    }
+
+    #[test]
+    fn diff_names_the_first_difference() {
+        let e = json!({"id": "x", "metadata": {"MESH_ID": "m"}});
+        assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "n"}}), false).unwrap().path, ".metadata.MESH_ID");
+        assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), false).unwrap().what, What::Unexpected);
+        assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), true), None);
+        assert_eq!(diff(&json!({"a-b": 1}), &json!({}), true).unwrap().path, "[\"a-b\"]");
+    }
+}

@@ -1,0 +1,17 @@
+//! `exists`: the file is there, a regular file inside the submission, not empty, within
+//! the size cap, UTF-8, and (for YAML and JSON files) parses.
+
+use super::{Cx, Verdict};
+
+pub fn run(cx: &Cx) -> Verdict {
+    let a = cx.artifact;
+    if let Err(m) = a.text() {
+        return Verdict::fail(m);
+    }
+    if a.has_data_format() {
+        if let Err(m) = a.data() {
+            return Verdict::fail(m);
+        }
+    }
+    Verdict::pass()
+}

@@ -1,0 +1,36 @@
+//! `jq_value`: the value at a jq path of a YAML or JSON artifact equals the value the
+//! grader derived (or, for a string, matches a regex).
+
+use super::compare::equal;
+use super::{expected, need, Cx, Verdict};
+use crate::display::value_text;
+use crate::jq::{ExprId, Outcome};
+use crate::spec::Want;
+use serde_json::Value;
+
+pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
+    let data = need!(cx.artifact.data().map_err(Verdict::fail));
+    let code = cx.env_code(path);
+    let found = match cx.env.run(path, data, None, None) {
+        Err(u) => return Verdict::unavailable(&u),
+        Ok(Outcome::Value(v)) => v,
+        Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
+        Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
+    };
+    let v = match want {
+        Want::Equals(id) => {
+            let exp = need!(expected(cx, *id));
+            if found.is_null() && !exp.is_null() {
+                Verdict::fail(format!("`{code}` is not set")).expected(exp)
+            } else {
+                Verdict::judge(equal(&exp, &found), format!("`{code}` has another value")).expected(exp)
+            }
+        }
+        Want::Matches(re) => {
+            let ok = !found.is_null() && re.is_match(&value_text(&found));
+            Verdict::judge(ok, format!("`{code}` is not of the form /{re}/"))
+                .expected(Value::String(format!("a value matching /{re}/")))
+        }
+    };
+    v.found(found).detail(code)
+}

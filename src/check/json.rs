@@ -1,0 +1,32 @@
+//! `json_equals` and `json_subset`: the artifact (or the part a jq path picks) equals,
+//! or contains, the value the grader derived, compared as JSON values.
+
+use super::compare::diff;
+use super::{expected, need, Cx, Verdict};
+use crate::jq::{ExprId, Outcome};
+
+pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdict {
+    let data = need!(cx.artifact.data().map_err(Verdict::fail));
+    let (found, detail) = match path {
+        None => (data.clone(), None),
+        Some(p) => {
+            let code = cx.env_code(p);
+            match cx.env.run(p, data, None, None) {
+                Err(u) => return Verdict::unavailable(&u),
+                Ok(Outcome::Value(v)) => (v, Some(code)),
+                Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
+                Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
+            }
+        }
+    };
+    let exp = need!(expected(cx, expect));
+    let v = match diff(&exp, &found, subset) {
+        None => Verdict::pass(),
+        Some(d) => Verdict::fail(d.sentence()),
+    };
+    let v = v.expected(exp).found(found);
+    match detail {
+        Some(d) => v.detail(d),
+        None => v,
+    }
+}

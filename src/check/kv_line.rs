@@ -1,0 +1,33 @@
+//! `kv_line`: the file has exactly one `key=value` line for the key, with the value
+//! the grader derived (or of the form a regex describes).
+
+use super::{expected, need, Cx, Verdict};
+use crate::display::value_text;
+use crate::spec::Want;
+use serde_json::Value;
+
+pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
+    let kv = need!(cx.artifact.kv().map_err(Verdict::fail));
+    let lines = kv.get(key);
+    let entry = match lines.as_slice() {
+        [] => return Verdict::fail(format!("there is no `{key}=` line")).detail(key),
+        [one] => *one,
+        [first, rest @ ..] => {
+            let others: Vec<String> = rest.iter().map(|e| e.line.to_string()).collect();
+            return Verdict::fail(format!("`{key}` is set more than once (lines {} and {}); keep one line", first.line, others.join(", ")))
+                .line(first.line)
+                .detail(key);
+        }
+    };
+    let found = Value::String(entry.value.clone());
+    let v = match want {
+        Want::Equals(id) => {
+            let exp = need!(expected(cx, *id));
+            let ok = value_text(&exp) == entry.value;
+            Verdict::judge(ok, format!("`{key}` has another value")).expected(exp)
+        }
+        Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
+            .expected(Value::String(format!("a value matching /{re}/"))),
+    };
+    v.found(found).line(entry.line).detail(key)
+}

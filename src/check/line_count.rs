@@ -1,0 +1,20 @@
+//! `line_count`: how many lines match a regex, within `min` and `max`.
+
+use super::{need, Cx, Verdict};
+use regex::Regex;
+use serde_json::Value;
+
+pub fn run(cx: &Cx, pattern: &Regex, min: Option<u64>, max: Option<u64>) -> Verdict {
+    let text = need!(cx.artifact.text().map_err(Verdict::fail));
+    let n = crate::input::kv::lines(text).filter(|l| pattern.is_match(l)).count() as u64;
+    let range = match (min, max) {
+        (Some(a), Some(b)) => format!("between {a} and {b}"),
+        (Some(a), None) => format!("at least {a}"),
+        (None, Some(b)) => format!("at most {b}"),
+        (None, None) => "any number of".into(),
+    };
+    let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);
+    Verdict::judge(ok, format!("{n} lines match /{pattern}/; {range} are needed"))
+        .expected(Value::String(format!("{range} lines matching /{pattern}/")))
+        .found(Value::from(n))
+}

@@ -1,0 +1,157 @@
+//! Checks: one verdict per check of the spec, from the artifact it names and the
+//! values the grader derived. One file per kind of check.
+
+pub mod compare;
+mod envoy_validate;
+mod exists;
+mod json;
+mod jq_value;
+mod kv_line;
+mod line_count;
+mod rc_line;
+mod text;
+
+use crate::derive::{Blame, Env, Slot, Unavailable};
+use crate::display::{safe, safe_max, value_text};
+use crate::grade::artifacts::Artifact;
+use crate::result::{CheckResult, Status};
+use crate::spec::{Check, CheckKind};
+use serde_json::Value;
+
+/// What a check needs to decide.
+pub struct Cx<'a> {
+    pub env: &'a Env<'a>,
+    pub artifact: &'a Artifact,
+    /// The grader's own `envoy --mode validate` of this file, as the spec sees it.
+    pub validation: Option<&'a Slot>,
+}
+
+/// A check's verdict before it is dressed for a report.
+#[derive(Debug)]
+pub struct Verdict {
+    pub status: Status,
+    pub expected: Option<Value>,
+    pub found: Option<Value>,
+    pub message: String,
+    /// 1-based line in the file, when the check looked at one line.
+    pub line: Option<usize>,
+    /// Which part of the file: a key or a jq path.
+    pub detail: Option<String>,
+}
+
+impl Verdict {
+    pub fn pass() -> Verdict {
+        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None }
+    }
+
+    pub fn fail(message: impl Into<String>) -> Verdict {
+        Verdict { status: Status::Fail, message: message.into(), ..Verdict::pass() }
+    }
+
+    /// Pass or fail on `ok`, with the message used on failure.
+    pub fn judge(ok: bool, message: impl Into<String>) -> Verdict {
+        if ok { Verdict::pass() } else { Verdict::fail(message) }
+    }
+
+    /// The check could not be decided because a value it needs is unavailable.
+    pub fn unavailable(u: &Unavailable) -> Verdict {
+        let (status, lead) = match u.blame {
+            Blame::Student => (Status::Fail, "cannot check"),
+            Blame::Grader => (Status::Error, "could not check"),
+            Blame::Skip => (Status::Skip, "skipped"),
+        };
+        Verdict { status, message: format!("{lead}: {}", u.message), ..Verdict::pass() }
+    }
+
+    pub fn expected(mut self, v: Value) -> Verdict {
+        self.expected = Some(v);
+        self
+    }
+
+    pub fn found(mut self, v: Value) -> Verdict {
+        self.found = Some(v);
+        self
+    }
+
+    pub fn line(mut self, line: usize) -> Verdict {
+        self.line = Some(line);
+        self
+    }
+
+    pub fn detail(mut self, d: impl Into<String>) -> Verdict {
+        self.detail = Some(d.into());
+        self
+    }
+}
+
+/// `?` for verdicts: an early verdict, or the value to go on with.
+macro_rules! need {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(verdict) => return verdict,
+        }
+    };
+}
+pub(crate) use need;
+
+/// An expected value from the environment, or the verdict that it is unavailable.
+pub fn expected(cx: &Cx, id: crate::jq::ExprId) -> Result<Value, Verdict> {
+    cx.env.eval(id, &Value::Null, None, None).map_err(|u| Verdict::unavailable(&u))
+}
+
+pub fn run(check: &Check, cx: &Cx) -> CheckResult {
+    let mut v = match &check.kind {
+        CheckKind::Exists => exists::run(cx),
+        CheckKind::KvLine { key, want } => kv_line::run(cx, key, want),
+        CheckKind::RcLine { want } => rc_line::run(cx, want),
+        CheckKind::Json { path, expect, subset } => json::run(cx, *path, *expect, *subset),
+        CheckKind::JqValue { path, want } => jq_value::run(cx, *path, want),
+        CheckKind::TextContains { expect } => text::contains(cx, *expect),
+        CheckKind::TextMatches { pattern } => text::matches(cx, pattern),
+        CheckKind::LineCount { pattern, min, max } => line_count::run(cx, pattern, *min, *max),
+        CheckKind::EnvoyValidate { want } => envoy_validate::run(cx, want),
+    };
+    if v.status == Status::Fail {
+        for e in &check.explain {
+            if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
+                v.message = format!("{} {}", v.message.trim_end_matches('.'), e.say).trim().to_string();
+                v.message = format!("{}.", v.message.trim_end_matches('.'));
+            }
+        }
+    }
+    dress(check, v)
+}
+
+fn dress(check: &Check, v: Verdict) -> CheckResult {
+    let mut place = check.file.clone();
+    if let Some(line) = v.line {
+        place.push_str(&format!(":{line}"));
+    }
+    if let Some(d) = check.location.as_ref().or(v.detail.as_ref()) {
+        place.push_str(&format!(" ({d})"));
+    }
+    let max_points = if v.status == Status::Skip { 0 } else { check.points };
+    CheckResult {
+        id: check.id.clone(),
+        step: check.step,
+        title: check.title.clone(),
+        status: v.status,
+        points: if v.status == Status::Pass { check.points } else { 0 },
+        max_points,
+        expected: v.expected.as_ref().map(|e| safe(&value_text(e))),
+        found: v.found.as_ref().map(|f| safe(&value_text(f))),
+        // Messages quote submission text: escaped, but not cut as short as values.
+        message: safe_max(&v.message, 1000),
+        place: Some(safe(&place)),
+        hint: check.hint.clone(),
+        hidden: check.hidden,
+    }
+}
+
+impl Cx<'_> {
+    /// An expression's text on one line, to say where a check looked.
+    pub fn env_code(&self, id: crate::jq::ExprId) -> String {
+        self.env.code(id)
+    }
+}

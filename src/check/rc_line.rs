@@ -1,0 +1,51 @@
+//! `rc_line`: the last line is `rc=N`, with N as the grader derived it, or non-zero.
+
+use super::{expected, need, Cx, Verdict};
+use crate::spec::RcWant;
+use serde_json::Value;
+
+pub fn run(cx: &Cx, want: &RcWant) -> Verdict {
+    let text = need!(cx.artifact.text().map_err(Verdict::fail));
+    let Some((line_no, last)) = crate::input::kv::lines(text)
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .last()
+    else {
+        return Verdict::fail("the file has no lines");
+    };
+    let found = Value::String(last.to_string());
+    let Some(rc) = parse_rc(last) else {
+        return Verdict::fail("the last line is not `rc=` followed by the exit code").found(found).line(line_no);
+    };
+    let v = match want {
+        RcWant::NonZero => Verdict::judge(rc != 0, "the exit code is 0, but this command is meant to fail")
+            .expected(Value::String("rc=<non-zero>".into())),
+        RcWant::Equals(id) => {
+            let exp = need!(expected(cx, *id));
+            let ok = exp.as_i64() == Some(rc);
+            Verdict::judge(ok, format!("rc={rc} is not the exit code the command gives"))
+                .expected(Value::String(format!("rc={}", crate::display::value_text(&exp))))
+        }
+    };
+    v.found(found).line(line_no)
+}
+
+fn parse_rc(line: &str) -> Option<i64> {
+    let (k, v) = line.split_once('=')?;
+    if k.trim() != "rc" {
+        return None;
+    }
+    v.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parses_rc_lines() {
+        assert_eq!(super::parse_rc("rc=1"), Some(1));
+        assert_eq!(super::parse_rc("rc = 0"), Some(0));
+        assert_eq!(super::parse_rc("rc=x"), None);
+        assert_eq!(super::parse_rc("exit=1"), None);
+    }
+}

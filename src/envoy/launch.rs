@@ -1,0 +1,72 @@
+//! Starting Envoy from a submission's (screened) bootstrap, for CI where no Envoy runs.
+//!
+//! The grader's copy runs in a private directory with hot restart off (so parallel
+//! launches do not clash on its shared-memory socket) and the admin address overridden
+//! to 127.0.0.1:0; Envoy writes the port it bound to `--admin-address-path`.
+
+use super::process::{self, Guarded, PrivateDir};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long Envoy gets to open its admin port.
+pub const START_TIMEOUT: Duration = Duration::from_secs(15);
+
+const ADMIN_OVERRIDE: &str = r#"{"admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 0}}}}"#;
+
+/// A running Envoy; dropping it stops it (by PID) and removes its directory.
+pub struct Launched {
+    child: Guarded,
+    _dir: PrivateDir,
+    /// `http://127.0.0.1:PORT`
+    pub admin: String,
+}
+
+impl Launched {
+    pub fn pid(&self) -> u32 {
+        self.child.pid()
+    }
+
+    pub fn stop(mut self) {
+        self.child.stop();
+    }
+}
+
+pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String> {
+    let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
+    std::fs::write(dir.path().join(name), serde_json::to_vec(data).unwrap_or_default())
+        .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
+    let addr_file = dir.path().join("admin.address");
+    let log_path = dir.path().join("envoy.log");
+    let log = std::fs::File::create(&log_path).map_err(|e| format!("cannot create a log file: {e}"))?;
+    let log2 = log.try_clone().map_err(|e| e.to_string())?;
+
+    let mut cmd = Command::new(envoy);
+    cmd.current_dir(dir.path())
+        .args(["-c", name, "--config-yaml", ADMIN_OVERRIDE, "--disable-hot-restart"])
+        .arg("--admin-address-path")
+        .arg(&addr_file)
+        .args(["--log-level", "warn", "--concurrency", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(log))
+        .stderr(Stdio::from(log2));
+    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", envoy.display()))?;
+
+    let start = Instant::now();
+    loop {
+        if let Some(addr) = std::fs::read_to_string(&addr_file).ok().filter(|a| a.trim().contains(':')) {
+            return Ok(Launched { child, _dir: dir, admin: format!("http://{}", addr.trim()) });
+        }
+        if let Some(status) = child.exited() {
+            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let last = super::validate::last_message(&log);
+            return Err(format!("Envoy exited ({status}) before its admin port opened: {last}"));
+        }
+        if start.elapsed() > START_TIMEOUT {
+            child.stop();
+            return Err(format!("Envoy did not open its admin port within {}s; the grader stopped it", START_TIMEOUT.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

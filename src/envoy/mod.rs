@@ -1,0 +1,10 @@
+//! Envoy, run for real: locate the binary, screen a bootstrap before Envoy sees it,
+//! validate, launch, and read the admin API (or a recording of it).
+
+pub mod admin;
+pub mod binary;
+pub mod launch;
+pub mod process;
+pub mod recording;
+pub mod screen;
+pub mod validate;

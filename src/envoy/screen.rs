@@ -1,0 +1,216 @@
+//! Screening a submitted bootstrap before Envoy ever sees it.
+//!
+//! A bootstrap is code: even `envoy --mode validate` creates the files its access logs
+//! name, and a launched Envoy opens the listeners it declares. This lab's bootstrap
+//! needs a node, an admin address, ADS and one static cluster, so everything is refused
+//! except what an allowlist names. The allowlist is small on purpose: a field that
+//! reads or writes a path, opens a port or loads an extension is simply not on it.
+
+use serde_json::Value;
+
+/// What may appear at one place of the bootstrap.
+enum Rule {
+    /// Any scalar (no objects, no arrays).
+    Scalar,
+    /// Any value without further structure rules (plain data such as node metadata).
+    Data,
+    /// An object whose keys are listed; anything else is refused.
+    Obj(&'static [(&'static str, Rule)]),
+    /// A list of items following the rule.
+    List(&'static Rule),
+    /// A typed extension config: only the listed `@type`s, each with its own rule.
+    Typed(&'static [(&'static str, Rule)]),
+}
+
+use Rule::*;
+
+const HTTP_PROTOCOL_OPTIONS: &str = "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
+const DURATION_OR_SCALAR: Rule = Scalar;
+
+const SOCKET_ADDRESS: Rule = Obj(&[(
+    "socket_address",
+    Obj(&[
+        ("address", Scalar),
+        ("port_value", Scalar),
+        ("protocol", Scalar),
+        ("ipv4_compat", Scalar),
+    ]),
+)]);
+
+const HTTP2_OPTIONS: Rule = Data;
+
+const CONFIG_SOURCE: Rule = Obj(&[
+    ("ads", Obj(&[])),
+    ("initial_fetch_timeout", DURATION_OR_SCALAR),
+    ("resource_api_version", Scalar),
+]);
+
+const GRPC_SERVICE: Rule = Obj(&[
+    ("envoy_grpc", Obj(&[("cluster_name", Scalar), ("authority", Scalar)])),
+    ("timeout", Scalar),
+]);
+
+const CLUSTER: Rule = Obj(&[
+    ("name", Scalar),
+    ("type", Scalar),
+    ("connect_timeout", Scalar),
+    ("lb_policy", Scalar),
+    ("dns_lookup_family", Scalar),
+    ("dns_refresh_rate", Scalar),
+    ("respect_dns_ttl", Scalar),
+    ("per_connection_buffer_limit_bytes", Scalar),
+    ("max_requests_per_connection", Scalar),
+    ("http2_protocol_options", HTTP2_OPTIONS),
+    (
+        "typed_extension_protocol_options",
+        Obj(&[(
+            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+            Typed(&[(
+                HTTP_PROTOCOL_OPTIONS,
+                Obj(&[("explicit_http_config", Obj(&[("http2_protocol_options", HTTP2_OPTIONS)]))]),
+            )]),
+        )]),
+    ),
+    (
+        "upstream_connection_options",
+        Obj(&[("tcp_keepalive", Obj(&[("keepalive_time", Scalar), ("keepalive_interval", Scalar), ("keepalive_probes", Scalar)]))]),
+    ),
+    ("circuit_breakers", Data),
+    (
+        "load_assignment",
+        Obj(&[
+            ("cluster_name", Scalar),
+            (
+                "endpoints",
+                List(&Obj(&[(
+                    "lb_endpoints",
+                    List(&Obj(&[("endpoint", Obj(&[("address", SOCKET_ADDRESS)]))])),
+                )])),
+            ),
+        ]),
+    ),
+]);
+
+const BOOTSTRAP: Rule = Obj(&[
+    (
+        "node",
+        Obj(&[("id", Scalar), ("cluster", Scalar), ("metadata", Data), ("locality", Data)]),
+    ),
+    ("admin", Obj(&[("address", SOCKET_ADDRESS)])),
+    (
+        "dynamic_resources",
+        Obj(&[
+            (
+                "ads_config",
+                Obj(&[
+                    ("api_type", Scalar),
+                    ("transport_api_version", Scalar),
+                    ("set_node_on_first_message_only", Scalar),
+                    ("grpc_services", List(&GRPC_SERVICE)),
+                ]),
+            ),
+            ("cds_config", CONFIG_SOURCE),
+            ("lds_config", CONFIG_SOURCE),
+        ]),
+    ),
+    ("static_resources", Obj(&[("clusters", List(&CLUSTER))])),
+]);
+
+/// Why a bootstrap is refused: one reason per offending place, by its key path.
+pub fn screen(bootstrap: &Value) -> Result<(), Vec<String>> {
+    let mut reasons = Vec::new();
+    walk(bootstrap, &BOOTSTRAP, "", &mut reasons);
+    if reasons.is_empty() { Ok(()) } else { Err(reasons) }
+}
+
+fn walk(v: &Value, rule: &Rule, at: &str, out: &mut Vec<String>) {
+    match rule {
+        Data => {}
+        Scalar => {
+            if v.is_object() || v.is_array() {
+                out.push(format!("`{}` must be a plain value", shown(at)));
+            }
+        }
+        List(item) => match v {
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, item, &format!("{at}[{i}]"), out);
+                }
+            }
+            _ => out.push(format!("`{}` must be a list", shown(at))),
+        },
+        Obj(fields) => match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    let here = format!("{at}.{k}");
+                    match fields.iter().find(|(name, _)| name == k) {
+                        Some((_, r)) => walk(x, r, &here, out),
+                        None => out.push(refusal(&here, k)),
+                    }
+                }
+            }
+            Value::Null => {}
+            _ => out.push(format!("`{}` must be an object", shown(at))),
+        },
+        Typed(types) => {
+            let ty = v.get("@type").and_then(Value::as_str).unwrap_or("");
+            match types.iter().find(|(t, _)| *t == ty) {
+                Some((_, r)) => {
+                    let mut rest = v.clone();
+                    if let Some(m) = rest.as_object_mut() {
+                        m.remove("@type");
+                    }
+                    walk(&rest, r, at, out);
+                }
+                None => out.push(format!("`{}` has the extension type `{ty}`, which is not allowed here", shown(at))),
+            }
+        }
+    }
+}
+
+fn shown(at: &str) -> &str {
+    if at.is_empty() { "." } else { at }
+}
+
+fn refusal(at: &str, key: &str) -> String {
+    let why = match key {
+        "listeners" => "listeners open ports",
+        "secrets" => "static secrets read key material",
+        "access_log" | "access_log_path" => "access logs write files",
+        "profile_path" => "it writes profiles to a file",
+        "transport_socket" => "transport sockets read certificate files",
+        "layered_runtime" | "runtime" => "runtime layers can read directories",
+        "path" | "path_config_source" | "filename" => "it names a file Envoy would read",
+        "google_grpc" => "Google gRPC can read credential files",
+        "health_checks" | "outlier_detection" => "it can write event logs",
+        "stats_sinks" | "tracing" => "it sends data out",
+        _ => "this lab's bootstrap has no use for it",
+    };
+    format!("`{at}` is not allowed: {why}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refuses_what_writes_or_listens() {
+        let b = json!({
+            "admin": {"access_log": [{"name": "x", "typed_config": {"path": "/tmp/x"}}], "address": {"socket_address": {"address": "127.0.0.1", "port_value": 9982}}},
+            "static_resources": {"listeners": [], "clusters": [{"name": "a", "transport_socket": {}}]}
+        });
+        let r = screen(&b).unwrap_err();
+        assert!(r.iter().any(|m| m.contains(".admin.access_log")), "{r:?}");
+        assert!(r.iter().any(|m| m.contains(".static_resources.listeners")), "{r:?}");
+        assert!(r.iter().any(|m| m.contains("transport_socket")), "{r:?}");
+    }
+
+    #[test]
+    fn refuses_unknown_extension_types() {
+        let b = json!({"static_resources": {"clusters": [{"name": "a", "typed_extension_protocol_options": {
+            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"}}}]}});
+        assert!(screen(&b).is_err());
+    }
+}

@@ -1,0 +1,69 @@
+//! The submission's files, each read once and parsed as the spec says.
+
+use crate::input::{self, kv::KvFile, FileProblem};
+use crate::spec::Format;
+use serde_json::Value;
+use std::path::Path;
+
+pub struct Artifact {
+    pub name: String,
+    pub format: Format,
+    text: Result<String, FileProblem>,
+    data: Option<Result<Value, String>>,
+    kv: Option<KvFile>,
+}
+
+impl Artifact {
+    pub fn load(dir: &Path, name: &str, format: Format) -> Artifact {
+        let text = input::file::read_submission(dir, name);
+        let (data, kv) = match &text {
+            Err(_) => (None, None),
+            Ok(t) => match format {
+                Format::Yaml => (Some(input::yaml::parse_doc(t)), None),
+                Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array)), None),
+                Format::Json => (Some(input::json::parse(t)), None),
+                Format::Kv => {
+                    let kv = KvFile::parse(t);
+                    (Some(Ok(kv.to_value())), Some(kv))
+                }
+                Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
+            },
+        };
+        Artifact { name: name.to_string(), format, text, data, kv }
+    }
+
+    /// The file's text, or a sentence saying why there is none.
+    pub fn text(&self) -> Result<&str, String> {
+        self.text.as_deref().map_err(|p| format!("{} {p}", self.name))
+    }
+
+    /// The file as data, or a sentence saying why it is not.
+    pub fn data(&self) -> Result<&Value, String> {
+        self.text()?;
+        match &self.data {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(e)) => Err(format!("{} is not valid {}: {e}", self.name, format_name(self.format))),
+            None => Err(format!("{} could not be read", self.name)),
+        }
+    }
+
+    /// The file as `key=value` lines (text files only).
+    pub fn kv(&self) -> Result<&KvFile, String> {
+        self.text()?;
+        self.kv.as_ref().ok_or_else(|| format!("{} is {}, not key=value text", self.name, format_name(self.format)))
+    }
+
+    pub fn has_data_format(&self) -> bool {
+        matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json)
+    }
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Yaml => "YAML",
+        Format::YamlStream => "multi-document YAML",
+        Format::Json => "JSON",
+        Format::Kv => "key=value text",
+        Format::Text => "text",
+    }
+}

@@ -1,0 +1,129 @@
+//! The live part of grading: what a running Envoy shows, from a probe of the student's
+//! own Envoy, an Envoy the grader launches, or a recording.
+
+use super::artifacts::Artifact;
+use super::Grader;
+use crate::check::compare::equal;
+use crate::derive::{Slot, Unavailable};
+use crate::envoy::{admin, launch, recording::Recording};
+use crate::spec::SourceKind;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Where live values come from.
+#[derive(Debug, Clone)]
+pub enum Live {
+    /// Probe the Envoy already running at the spec's admin URL (the student's own).
+    Probe,
+    /// Start Envoy from the submission's bootstrap, probe it, stop it.
+    Launch,
+    /// Read a recording made with `--save-probe`.
+    Replay(PathBuf),
+    /// Do not look at a live Envoy.
+    Off,
+}
+
+pub struct Acquired {
+    pub slot: Slot,
+    /// Said in reports: where the live values came from.
+    pub described: String,
+}
+
+/// The live view the spec's `envoy_admin` source asks for (if it asks).
+pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
+    let (bootstrap, admin_param) = g.spec.sources.iter().find_map(|s| match &s.kind {
+        SourceKind::EnvoyAdmin { bootstrap, admin } => Some((bootstrap.as_str(), *admin)),
+        _ => None,
+    })?;
+    let artifact = &artifacts[bootstrap];
+    if g.opts.no_envoy {
+        return Some(skipped("Envoy is not run nor probed (--no-envoy)"));
+    }
+    let (recording, described) = match &g.opts.live {
+        Live::Off => return Some(skipped("live checks are off (--no-live)")),
+        Live::Replay(file) => match Recording::load(file) {
+            Ok(r) => {
+                let d = format!("the recording {} ({} of {})", file.display(), r.mode, r.admin);
+                (r, d)
+            }
+            Err(e) => return Some(failed(Unavailable::grader(e), "a recording that could not be read".into())),
+        },
+        Live::Probe => {
+            let Some(url) = g.params.values[admin_param].value.clone() else {
+                return Some(failed(Unavailable::grader("no admin URL to probe"), "nothing".into()));
+            };
+            let r = admin::probe(&url, "probe");
+            (r, format!("a probe of the Envoy at {url}"))
+        }
+        Live::Launch => match launched(g, artifact) {
+            Ok(r) => {
+                let d = format!("an Envoy the grader launched from {bootstrap} (admin {}), stopped after the probe", r.admin);
+                (r, d)
+            }
+            Err(u) => return Some(failed(u, format!("an Envoy launched from {bootstrap}"))),
+        },
+    };
+    if let Some(path) = &g.opts.save_probe {
+        if let Err(e) = recording.save(path) {
+            eprintln!("labcheck: warning: {e}");
+        }
+    }
+    let slot = admin::view(&recording)
+        .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))
+        .and_then(|view| same_node(&view, artifact, &recording.admin).map(|_| view));
+    Some(Acquired { slot, described })
+}
+
+fn skipped(why: &str) -> Acquired {
+    Acquired { slot: Err(Unavailable::skip(why)), described: "none (live checks skipped)".into() }
+}
+
+fn failed(u: Unavailable, described: String) -> Acquired {
+    Acquired { slot: Err(u), described }
+}
+
+fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
+    let data = g.envoy_input(artifact)?;
+    let envoy = g.envoy_path()?;
+    let running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {
+        // Envoy refusing the student's bootstrap is the student's finding, not ours.
+        if e.starts_with("Envoy exited") { Unavailable::student(e) } else { Unavailable::grader(e) }
+    })?;
+    let rec = admin::probe(&running.admin, "launch");
+    running.stop();
+    Ok(rec)
+}
+
+/// A probe that failed, said so the reader knows what to do next.
+fn advice(rec: &Recording, dir: &Path, bootstrap: &str, problem: String) -> String {
+    if rec.mode != "probe" {
+        return problem;
+    }
+    let sub = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    format!(
+        "{problem}. Start Envoy as step 6 says (setsid --fork nohup envoy -c {} --log-level warn > envoy.log 2>&1 </dev/null) and wait for the admin port; to grade without a running Envoy, use --launch-envoy",
+        sub.join(bootstrap).display()
+    )
+}
+
+/// The live Envoy must be running this submission's bootstrap: its node must match.
+fn same_node(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), Unavailable> {
+    let data = artifact
+        .data()
+        .map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
+    let pick = |v: &Value| {
+        serde_json::json!({"id": v.get("id"), "cluster": v.get("cluster"), "metadata": v.get("metadata")})
+    };
+    let live = pick(&view["node"]);
+    let own = pick(data.get("node").unwrap_or(&Value::Null));
+    if equal(&live, &own) {
+        Ok(())
+    } else {
+        let id = crate::display::value_text(&live["id"]);
+        Err(Unavailable::grader(format!(
+            "the Envoy at {admin} is not running your {} (its node.id is {id})",
+            artifact.name
+        )))
+    }
+}

@@ -1,0 +1,248 @@
+//! Grading one submission: read its files, run Envoy where the spec asks, derive the
+//! expected values, then decide every check.
+
+pub mod artifacts;
+mod live;
+pub mod params;
+
+use crate::check::{self, Cx};
+use crate::derive::{Env, Slot, Unavailable};
+use crate::envoy::{screen, validate};
+use crate::input::file::read_lab;
+use crate::result::{StepScore, SubmissionResult};
+use crate::spec::{CheckKind, Format, SourceKind, Spec};
+use artifacts::Artifact;
+pub use live::Live;
+use params::Params;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How this run treats Envoy.
+pub struct Options {
+    /// Never run Envoy nor look at one: those checks are skipped.
+    pub no_envoy: bool,
+    /// `--envoy PATH`
+    pub envoy: Option<PathBuf>,
+    pub live: Live,
+    /// Write what the probe saw here (one submission only).
+    pub save_probe: Option<PathBuf>,
+}
+
+/// Everything shared by the submissions of a run: the compiled spec, params, lab files
+/// (read once), and the Envoy validation cache.
+pub struct Grader<'s> {
+    spec: &'s Spec,
+    params: Params,
+    lab: HashMap<String, (Slot, bool)>,
+    envoy: Result<PathBuf, String>,
+    cache: validate::Cache,
+    opts: Options,
+}
+
+impl<'s> Grader<'s> {
+    pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
+        let envoy = if opts.no_envoy {
+            Err("not used (--no-envoy)".into())
+        } else {
+            crate::envoy::binary::locate(opts.envoy.as_deref())
+        };
+        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
+        let lab = spec
+            .sources
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SourceKind::Lab { param, format } => Some((s.name.clone(), (lab_source(spec, &params, *param, *format), false))),
+                _ => None,
+            })
+            .collect();
+        Grader { spec, params, lab, envoy, cache, opts }
+    }
+
+    pub fn spec(&self) -> &Spec {
+        self.spec
+    }
+
+    /// Lab files that could not be read (a set-up problem, not the student's).
+    pub fn lab_problems(&self) -> Vec<String> {
+        self.lab
+            .values()
+            .filter_map(|(slot, _)| match slot {
+                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn grade(&self, dir: &Path) -> SubmissionResult {
+        let start = Instant::now();
+        let spec = self.spec;
+        let artifacts: HashMap<String, Artifact> = spec
+            .files()
+            .into_iter()
+            .map(|f| {
+                let a = Artifact::load(dir, &f, spec.file_format(&f));
+                (f, a)
+            })
+            .collect();
+
+        let envoy_start = Instant::now();
+        let validations = self.validations(&artifacts);
+        let live = live::acquire(self, &artifacts, dir);
+        let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
+
+        let mut env = Env::new(spec);
+        for (i, p) in spec.params.iter().enumerate() {
+            let slot = match &self.params.values[i].value {
+                Some(v) => Ok(Value::String(v.clone())),
+                None => Err(Unavailable::grader(format!("param `{}` has no value (give --param {}=VALUE)", p.name, p.name))),
+            };
+            env.set(&p.name, slot, false);
+        }
+        for s in &spec.sources {
+            let (slot, student) = match &s.kind {
+                SourceKind::Submission { file, .. } => {
+                    (artifacts[file].data().cloned().map_err(Unavailable::student), true)
+                }
+                SourceKind::Lab { .. } => self.lab[&s.name].clone(),
+                SourceKind::EnvoyValidate { file } => (validations[file].clone(), true),
+                SourceKind::EnvoyAdmin { .. } => {
+                    (live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed"))), true)
+                }
+            };
+            env.set(&s.name, slot, student);
+        }
+        env.derive_lets();
+
+        let checks = spec
+            .checks
+            .iter()
+            .map(|c| {
+                let cx = Cx { env: &env, artifact: &artifacts[&c.file], validation: validations.get(&c.file) };
+                check::run(c, &cx)
+            })
+            .collect::<Vec<_>>();
+
+        let steps = spec
+            .steps
+            .iter()
+            .map(|(n, title)| {
+                let of_step = checks.iter().filter(|c| c.step == *n);
+                StepScore {
+                    step: *n,
+                    title: title.clone(),
+                    score: of_step.clone().map(|c| c.points).sum(),
+                    max_score: of_step.map(|c| c.max_points).sum(),
+                }
+            })
+            .collect();
+
+        SubmissionResult {
+            lab: spec.lab.clone(),
+            title: spec.title.clone(),
+            submission: dir.display().to_string(),
+            checks,
+            steps,
+            live_source: live.map(|l| l.described),
+            elapsed: start.elapsed(),
+            envoy_time,
+        }
+    }
+
+    /// Every validation the spec asks for, run at once (they are independent).
+    fn validations(&self, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
+        let mut files: Vec<&str> = Vec::new();
+        for s in &self.spec.sources {
+            if let SourceKind::EnvoyValidate { file } = &s.kind {
+                files.push(file);
+            }
+        }
+        for c in &self.spec.checks {
+            if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
+                files.push(&c.file);
+            }
+        }
+        files.sort();
+        files.dedup();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = files
+                .iter()
+                .map(|f| {
+                    let artifact = &artifacts[*f];
+                    (f.to_string(), scope.spawn(move || self.validate_one(artifact)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(Unavailable::grader("the validation thread failed")))))
+                .collect()
+        })
+    }
+
+    fn validate_one(&self, artifact: &Artifact) -> Slot {
+        let data = self.envoy_input(artifact)?;
+        self.envoy_path()?;
+        self.cache
+            .validate(&artifact.name, &data)
+            .map(|v| v.to_value(&artifact.name))
+            .map_err(Unavailable::grader)
+    }
+
+    /// Envoy, or why it is not run.
+    fn envoy_path(&self) -> Result<&Path, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
+    }
+
+    /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
+    fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        let data = artifact.data().map_err(Unavailable::student)?;
+        screen::screen(data).map_err(|reasons| {
+            Unavailable::student(format!(
+                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {}",
+                artifact.name,
+                reasons.join("; ")
+            ))
+        })?;
+        Ok(data.clone())
+    }
+}
+
+/// Read and parse a lab file named by a param.
+fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
+    let p = &spec.params[param];
+    let value = &params.values[param];
+    let Some(path) = value.value.as_deref() else {
+        return Err(if p.optional {
+            Unavailable::skip(format!("no {} was given (--param {}=FILE)", p.name, p.name))
+        } else {
+            Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
+        });
+    };
+    let text = match read_lab(Path::new(path)) {
+        Ok(t) => t,
+        Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
+            return Err(Unavailable::skip(format!(
+                "the lab file `{}` ({path}) is not there; checks that need it are skipped (give --param {}=FILE)",
+                p.name, p.name
+            )));
+        }
+        Err(problem) => {
+            return Err(Unavailable::grader(format!("the lab file `{}` ({path}) {problem}", p.name)));
+        }
+    };
+    let parsed = match format {
+        Format::Yaml => crate::input::yaml::parse_doc(&text),
+        Format::YamlStream => crate::input::yaml::parse_stream(&text).map(Value::Array),
+        Format::Json => crate::input::json::parse(&text),
+        Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
+        Format::Text => Ok(Value::String(text)),
+    };
+    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({path}) does not parse: {e}", p.name)))
+}

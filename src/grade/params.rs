@@ -1,0 +1,63 @@
+//! Param values for a run: the spec's defaults, a `--params` file, then `--param`s.
+
+use crate::spec::{ParamType, Spec};
+use std::path::Path;
+
+#[derive(Debug, Clone)]
+pub struct ParamValue {
+    pub value: Option<String>,
+    /// Given by the user (file or flag), not the spec's default.
+    pub explicit: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Params {
+    pub values: Vec<ParamValue>,
+}
+
+impl Params {
+    /// `file` is a YAML mapping of param names to values; relative paths in it are
+    /// relative to the file. `flags` are `NAME=VALUE` strings, applied last.
+    pub fn resolve(spec: &Spec, file: Option<&Path>, flags: &[String]) -> Result<Params, String> {
+        let mut values: Vec<ParamValue> =
+            spec.params.iter().map(|p| ParamValue { value: p.default.clone(), explicit: false }).collect();
+        if let Some(f) = file {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read params file {}: {e}", f.display()))?;
+            let map: indexmap::IndexMap<String, serde_yaml::Value> =
+                serde_yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", f.display()))?;
+            let base = f.parent().unwrap_or(Path::new("."));
+            for (name, v) in map {
+                let i = known(spec, &name, &f.display().to_string())?;
+                let mut text = match v {
+                    serde_yaml::Value::String(s) => s,
+                    serde_yaml::Value::Number(n) => n.to_string(),
+                    serde_yaml::Value::Bool(b) => b.to_string(),
+                    _ => return Err(format!("{}: param `{name}` must be a plain value", f.display())),
+                };
+                if spec.params[i].ty == ParamType::Path && !Path::new(&text).is_absolute() {
+                    text = base.join(&text).display().to_string();
+                }
+                values[i] = ParamValue { value: Some(text), explicit: true };
+            }
+        }
+        for flag in flags {
+            let (name, value) = flag
+                .split_once('=')
+                .ok_or_else(|| format!("--param {flag}: expected NAME=VALUE"))?;
+            let i = known(spec, name.trim(), "--param")?;
+            values[i] = ParamValue { value: Some(value.to_string()), explicit: true };
+        }
+        Ok(Params { values })
+    }
+
+    pub fn get(&self, spec: &Spec, name: &str) -> Option<&str> {
+        spec.param(name).and_then(|i| self.values[i].value.as_deref())
+    }
+}
+
+fn known(spec: &Spec, name: &str, origin: &str) -> Result<usize, String> {
+    spec.param(name).ok_or_else(|| {
+        let names: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+        format!("{origin}: the spec has no param `{name}` (it has: {})", names.join(", "))
+    })
+}

@@ -1,0 +1,81 @@
+//! `key=value` lines, the form of most of the lab's text artifacts.
+//!
+//! Lenient where careful students differ (CRLF, spaces around `=`, trailing spaces,
+//! order), strict where it matters: a key given twice is reported, not guessed.
+
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based line number.
+    pub line: usize,
+    pub key: String,
+    pub value: String,
+}
+
+#[derive(Debug, Default)]
+pub struct KvFile {
+    pub entries: Vec<Entry>,
+}
+
+impl KvFile {
+    pub fn parse(text: &str) -> KvFile {
+        let entries = text
+            .split('\n')
+            .enumerate()
+            .filter_map(|(i, raw)| {
+                let line = raw.trim();
+                let (k, v) = line.split_once('=')?;
+                let key = k.trim();
+                is_key(key).then(|| Entry { line: i + 1, key: key.to_string(), value: v.trim().to_string() })
+            })
+            .collect();
+        KvFile { entries }
+    }
+
+    /// Every line that sets `key`, in file order.
+    pub fn get<'a>(&'a self, key: &str) -> Vec<&'a Entry> {
+        self.entries.iter().filter(|e| e.key == key).collect()
+    }
+
+    /// As an object; a key given twice keeps its first value (checks report the duplicate).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        for e in &self.entries {
+            m.entry(e.key.clone()).or_insert_with(|| Value::String(e.value.clone()));
+        }
+        Value::Object(m)
+    }
+}
+
+fn is_key(k: &str) -> bool {
+    let mut chars = k.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Lines of a text file without their line endings, so CRLF reads like LF.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn careful_variations_read_alike() {
+        let f = KvFile::parse("role=sidecar\r\n  domain = $(POD_NAMESPACE).svc.cluster.local  \n- note=x\nno equals\n");
+        assert_eq!(f.get("role")[0].value, "sidecar");
+        assert_eq!(f.get("domain")[0].value, "$(POD_NAMESPACE).svc.cluster.local");
+        assert_eq!(f.get("domain")[0].line, 2);
+        assert!(f.get("- note").is_empty());
+        assert_eq!(f.entries.len(), 2);
+    }
+
+    #[test]
+    fn values_keep_inner_equals_signs() {
+        let f = KvFile::parse("a=b=c\n");
+        assert_eq!(f.get("a")[0].value, "b=c");
+    }
+}

@@ -1,0 +1,22 @@
+//! labcheck grades a lab submission against a declarative check spec.
+//!
+//! The modules follow the data flow:
+//! `spec` (load and compile a check spec, its jq in `jq`) ->
+//! `input` (read submission and lab files without trusting them) and `envoy`
+//! (screen, validate, launch, probe) -> `derive` (values the grader derives itself) ->
+//! `check` (a verdict per check) -> `result` -> `report` (text, JSON, ...).
+//! `grade` runs that flow for one submission; `app` and `cli` are the command line.
+
+pub mod app;
+pub mod check;
+pub mod cli;
+pub mod derive;
+pub mod display;
+pub mod envoy;
+pub mod exit;
+pub mod grade;
+pub mod input;
+pub mod jq;
+pub mod report;
+pub mod result;
+pub mod spec;

@@ -1,0 +1,79 @@
+//! The text report: grouped by step, one line per check; for a check that did not
+//! pass, where, why, what was found, the hint, and (for instructors) what was expected.
+
+use super::color::{paint, Paint};
+use super::{expected_for, Options};
+use crate::display::safe;
+use crate::result::{Status, SubmissionResult};
+use std::fmt::Write;
+
+pub fn render(r: &SubmissionResult, opts: &Options) -> String {
+    let c = opts.color;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", paint(c, Paint::Bold, &safe(&r.lab)), safe(&r.title));
+    let _ = writeln!(out, "submission: {}", safe(&r.submission));
+    if let Some(live) = &r.live_source {
+        let _ = writeln!(out, "live values from: {}", safe(live));
+    }
+    let width = r.checks.iter().map(|c| c.id.chars().count()).max().unwrap_or(0);
+    for step in &r.steps {
+        let checks: Vec<_> = r.checks.iter().filter(|c| c.step == step.step).collect();
+        if checks.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out);
+        let head = format!("Step {}: {}", step.step, step.title);
+        let _ = writeln!(out, "{}  {}/{}", paint(c, Paint::Bold, &head), step.score, step.max_score);
+        for ch in checks {
+            let (word, p) = match ch.status {
+                Status::Pass => ("PASS ", Paint::Green),
+                Status::Fail => ("FAIL ", Paint::Red),
+                Status::Error => ("ERROR", Paint::Yellow),
+                Status::Skip => ("SKIP ", Paint::Dim),
+            };
+            let _ = writeln!(out, "  {}  {:width$}  {}", paint(c, p, word), ch.id, ch.title);
+            if ch.status == Status::Pass {
+                continue;
+            }
+            let pad = " ".repeat(9);
+            let mut field = |name: &str, value: &str| {
+                let _ = writeln!(out, "{pad}{}{value}", paint(c, Paint::Dim, &format!("{name:<10}")));
+            };
+            if let Some(p) = &ch.place {
+                field("where:", p);
+            }
+            field("why:", &ch.message);
+            if ch.status == Status::Skip {
+                continue;
+            }
+            if let Some(e) = expected_for(ch, opts.audience) {
+                field("expected:", e);
+            }
+            if let Some(f) = &ch.found {
+                field("found:", f);
+            }
+            if let Some(h) = &ch.hint {
+                if ch.status == Status::Fail {
+                    field("hint:", h);
+                }
+            }
+        }
+    }
+    let _ = writeln!(out);
+    let summary = format!(
+        "Score {}/{}: {} passed, {} failed, {} could not be checked, {} skipped",
+        r.score(),
+        r.max_score(),
+        r.count(Status::Pass),
+        r.count(Status::Fail),
+        r.count(Status::Error),
+        r.count(Status::Skip)
+    );
+    let p = match r.worst() {
+        Status::Pass => Paint::Green,
+        Status::Fail => Paint::Red,
+        _ => Paint::Yellow,
+    };
+    let _ = writeln!(out, "{}", paint(c, p, &summary));
+    out
+}

@@ -1,0 +1,95 @@
+//! The results of grading: what every report format is a view of.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Pass,
+    Fail,
+    /// The grader could not evaluate the check.
+    Error,
+    /// Not graded in this run, with the reason in the message.
+    Skip,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Error => "error",
+            Status::Skip => "skip",
+        }
+    }
+}
+
+/// One check's verdict, with everything any audience may be shown.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    pub id: String,
+    pub step: u32,
+    pub title: String,
+    pub status: Status,
+    pub points: u32,
+    pub max_points: u32,
+    /// Instructor-only: never shown to students.
+    pub expected: Option<String>,
+    pub found: Option<String>,
+    /// What happened, in a sentence that never contains the expected value.
+    pub message: String,
+    /// File and line, or file and key.
+    #[serde(rename = "where")]
+    pub place: Option<String>,
+    pub hint: Option<String>,
+    #[serde(skip)]
+    pub hidden: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepScore {
+    pub step: u32,
+    pub title: String,
+    pub score: u32,
+    pub max_score: u32,
+}
+
+/// Everything about one submission.
+#[derive(Debug, Clone)]
+pub struct SubmissionResult {
+    pub lab: String,
+    pub title: String,
+    pub submission: String,
+    pub checks: Vec<CheckResult>,
+    pub steps: Vec<StepScore>,
+    /// Where the live values came from, when any were used.
+    pub live_source: Option<String>,
+    pub elapsed: std::time::Duration,
+    /// Of `elapsed`, the time Envoy itself ran (validations, launch).
+    pub envoy_time: std::time::Duration,
+}
+
+impl SubmissionResult {
+    pub fn score(&self) -> u32 {
+        self.checks.iter().map(|c| c.points).sum()
+    }
+
+    pub fn max_score(&self) -> u32 {
+        self.checks.iter().map(|c| c.max_points).sum()
+    }
+
+    pub fn count(&self, s: Status) -> usize {
+        self.checks.iter().filter(|c| c.status == s).count()
+    }
+
+    /// The most serious outcome: error, then fail, then pass.
+    pub fn worst(&self) -> Status {
+        if self.count(Status::Error) > 0 {
+            Status::Error
+        } else if self.count(Status::Fail) > 0 {
+            Status::Fail
+        } else {
+            Status::Pass
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! A check spec, loaded and compiled: every jq expression and regex is compiled here,
+//! before any input is read, and every mistake is reported with its place in the spec.
+
+mod compile;
+pub mod model;
+pub mod position;
+
+pub use model::{Format, Kind, ParamType};
+
+use crate::jq::{ExprId, Program};
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The spec built into the binary: the ist2-boot lab.
+pub const DEFAULT_SPEC: &str = include_str!("../../checks/ist2-boot.yaml");
+pub const DEFAULT_SPEC_NAME: &str = "checks/ist2-boot.yaml";
+
+pub struct Spec {
+    pub lab: String,
+    pub title: String,
+    pub default_submission: Option<String>,
+    pub steps: BTreeMap<u32, String>,
+    pub params: Vec<Param>,
+    pub sources: Vec<Source>,
+    pub lets: Vec<Let>,
+    pub checks: Vec<Check>,
+    pub program: Program,
+}
+
+pub struct Param {
+    pub name: String,
+    pub default: Option<String>,
+    pub ty: ParamType,
+    pub optional: bool,
+    pub doc: String,
+}
+
+pub struct Source {
+    pub name: String,
+    pub kind: SourceKind,
+}
+
+pub enum SourceKind {
+    /// A file of the submission, parsed as `format`.
+    Submission { file: String, format: Format },
+    /// A lab file whose path is the value of a param (index into `Spec::params`).
+    Lab { param: usize, format: Format },
+    /// `envoy --mode validate` on a submission file.
+    EnvoyValidate { file: String },
+    /// A live Envoy's admin API, which must be running this submission file; `admin`
+    /// is the param (index) holding the URL to probe.
+    EnvoyAdmin { bootstrap: String, admin: usize },
+}
+
+pub struct Let {
+    pub name: String,
+    pub expr: ExprId,
+    pub missing: Option<String>,
+    pub blame: Option<model::BlameDef>,
+}
+
+pub struct Check {
+    pub id: String,
+    pub step: u32,
+    pub title: String,
+    pub hint: Option<String>,
+    pub points: u32,
+    pub hidden: bool,
+    pub location: Option<String>,
+    pub file: String,
+    /// How the file reads as data, when it does.
+    pub format: Format,
+    pub kind: CheckKind,
+    pub explain: Vec<Explain>,
+}
+
+pub struct Explain {
+    pub when: ExprId,
+    pub say: String,
+}
+
+pub enum Want {
+    Equals(ExprId),
+    Matches(Regex),
+}
+
+pub enum RcWant {
+    Equals(ExprId),
+    NonZero,
+}
+
+pub enum CheckKind {
+    Exists,
+    KvLine { key: String, want: Want },
+    RcLine { want: RcWant },
+    Json { path: Option<ExprId>, expect: ExprId, subset: bool },
+    JqValue { path: ExprId, want: Want },
+    TextContains { expect: ExprId },
+    TextMatches { pattern: Want },
+    LineCount { pattern: Regex, min: Option<u64>, max: Option<u64> },
+    EnvoyValidate { want: RcWant },
+}
+
+impl CheckKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CheckKind::Exists => "exists",
+            CheckKind::KvLine { .. } => "kv_line",
+            CheckKind::RcLine { .. } => "rc_line",
+            CheckKind::Json { subset: false, .. } => "json_equals",
+            CheckKind::Json { subset: true, .. } => "json_subset",
+            CheckKind::JqValue { .. } => "jq_value",
+            CheckKind::TextContains { .. } => "text_contains",
+            CheckKind::TextMatches { .. } => "text_matches",
+            CheckKind::LineCount { .. } => "line_count",
+            CheckKind::EnvoyValidate { .. } => "envoy_validate",
+        }
+    }
+}
+
+/// A mistake in a spec, with where it is.
+#[derive(Debug)]
+pub struct SpecError {
+    pub file: String,
+    pub pos: Option<position::Pos>,
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some(p) => write!(f, "{}:{}:{}: {}", self.file, p.line, p.col, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl Spec {
+    /// Parse and compile a spec; `name` is how errors refer to the file.
+    pub fn load(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+        compile::compile(text, name)
+    }
+
+    pub fn builtin() -> Spec {
+        // The embedded spec is tested; failing here is a build defect, not a user error.
+        Spec::load(DEFAULT_SPEC, DEFAULT_SPEC_NAME).unwrap_or_else(|errs| {
+            panic!("the built-in spec does not compile: {}", errs[0])
+        })
+    }
+
+    pub fn param(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+
+    /// The spec's variables in the order the jq program knows them.
+    pub fn globals(&self) -> &[String] {
+        self.program.globals()
+    }
+
+    /// How a submission file reads as data: as a source declares it, else as its checks do.
+    pub fn file_format(&self, name: &str) -> Format {
+        self.sources
+            .iter()
+            .find_map(|s| match &s.kind {
+                SourceKind::Submission { file, format } if file == name => Some(*format),
+                _ => None,
+            })
+            .or_else(|| self.checks.iter().find(|c| c.file == name).map(|c| c.format))
+            .unwrap_or(if name.ends_with(".json") { Format::Json } else if name.ends_with(".yaml") || name.ends_with(".yml") { Format::Yaml } else { Format::Text })
+    }
+
+    /// Every submission file the spec reads, in first-mention order.
+    pub fn files(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |f: &str| {
+            if !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        };
+        for s in &self.sources {
+            match &s.kind {
+                SourceKind::Submission { file, .. } | SourceKind::EnvoyValidate { file } => add(file),
+                SourceKind::EnvoyAdmin { bootstrap, .. } => add(bootstrap),
+                SourceKind::Lab { .. } => {}
+            }
+        }
+        for c in &self.checks {
+            add(&c.file);
+        }
+        out
+    }
+}

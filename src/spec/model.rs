@@ -1,0 +1,194 @@
+//! The check spec as written in YAML: what a lab declares, before anything is compiled.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A whole spec file (`checks/<lab>.yaml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// Short lab id, e.g. `ist2-boot`.
+    pub lab: String,
+    /// The lab's title, as students know it.
+    pub title: String,
+    /// Submission directory used when none is given on the command line.
+    #[serde(default)]
+    pub submission: Option<String>,
+    /// Step number -> what the step is about (0 is the set-up artifact).
+    pub steps: BTreeMap<u32, String>,
+    #[serde(default)]
+    pub params: IndexMap<String, ParamDef>,
+    /// jq definitions available to every expression of the spec.
+    #[serde(default)]
+    pub defs: String,
+    #[serde(default)]
+    pub sources: IndexMap<String, SourceDef>,
+    /// Derived values, evaluated in order; each may use params, sources and earlier ones.
+    #[serde(default, rename = "let")]
+    pub lets: IndexMap<String, LetDef>,
+    pub checks: Vec<CheckDef>,
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamType {
+    #[default]
+    String,
+    /// A lab file; relative paths in a `--params` file are relative to that file.
+    Path,
+    Url,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDef {
+    #[serde(default)]
+    pub default: Option<String>,
+    #[serde(default, rename = "type")]
+    pub ty: ParamType,
+    /// For a path: when the default file is absent, checks that need it are skipped.
+    #[serde(default)]
+    pub optional: bool,
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// How a file's bytes become a value.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// One YAML (or JSON) document.
+    Yaml,
+    /// Several YAML documents, as an array; empty documents are dropped.
+    YamlStream,
+    Json,
+    /// `key=value` lines, as an object of strings.
+    Kv,
+    /// The text itself, as a string.
+    Text,
+}
+
+/// One named input. Exactly one of `file`, `param`, `envoy_validate`, `envoy_admin` is set.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceDef {
+    /// A file of the submission, by name.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// A lab file whose path is the value of this param.
+    #[serde(default)]
+    pub param: Option<String>,
+    /// The result of `envoy --mode validate` on this submission file.
+    #[serde(default)]
+    pub envoy_validate: Option<String>,
+    /// What a live Envoy's admin API shows; the value names the bootstrap file it must run.
+    #[serde(default)]
+    pub envoy_admin: Option<String>,
+    /// With `envoy_admin`: the param holding the admin URL to probe.
+    #[serde(default)]
+    pub admin: Option<String>,
+    #[serde(default)]
+    pub format: Option<Format>,
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// Who is to blame when a derived value cannot be computed.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BlameDef {
+    /// The submission is wrong: dependent checks fail.
+    Submission,
+    /// The grader could not find out: dependent checks are errors ("could not check").
+    Grader,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum LetDef {
+    Expr(String),
+    Full(LetFull),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LetFull {
+    pub expr: String,
+    /// Said when the expression gives no value.
+    #[serde(default)]
+    pub missing: Option<String>,
+    #[serde(default)]
+    pub blame: Option<BlameDef>,
+}
+
+impl LetDef {
+    pub fn expr(&self) -> &str {
+        match self {
+            LetDef::Expr(e) => e,
+            LetDef::Full(f) => &f.expr,
+        }
+    }
+}
+
+/// The closed set of check kinds.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Exists,
+    KvLine,
+    RcLine,
+    JsonEquals,
+    JsonSubset,
+    JqValue,
+    TextContains,
+    TextMatches,
+    LineCount,
+    EnvoyValidate,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainDef {
+    /// jq predicate over `$found` and `$expected` (and every spec variable).
+    #[serde(rename = "if")]
+    pub when: String,
+    pub say: String,
+}
+
+/// One check. Which fields apply depends on `kind`; compile() says what is missing or extra.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDef {
+    pub id: String,
+    pub step: u32,
+    pub title: String,
+    pub kind: Kind,
+    pub file: String,
+    #[serde(default)]
+    pub hint: Option<String>,
+    #[serde(default)]
+    pub points: Option<u32>,
+    /// The expected value never appears in student-facing output.
+    #[serde(default)]
+    pub hidden: bool,
+    /// Where, in words, when the file name and key are not enough.
+    #[serde(default, rename = "where")]
+    pub location: Option<String>,
+    #[serde(default)]
+    pub key: Option<String>,
+    #[serde(default)]
+    pub expect: Option<String>,
+    #[serde(default)]
+    pub matches: Option<String>,
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub nonzero: bool,
+    #[serde(default)]
+    pub min: Option<u64>,
+    #[serde(default)]
+    pub max: Option<u64>,
+    #[serde(default)]
+    pub explain: Vec<ExplainDef>,
+}
