@@ -21,14 +21,14 @@ pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
         Want::Equals(id) => {
             let exp = need!(expected(cx, *id));
             if found.is_null() && !exp.is_null() {
-                Verdict::fail(format!("`{code}` is not set")).expected(exp)
+                Verdict::fail("the value is not set").expected(exp)
             } else {
-                Verdict::judge(equal(&exp, &found), format!("`{code}` has another value")).expected(exp)
+                Verdict::judge(equal(&exp, &found), "the value is not the expected one").expected(exp)
             }
         }
         Want::Matches(re) => {
             let ok = !found.is_null() && re.is_match(&value_text(&found));
-            Verdict::judge(ok, format!("`{code}` is not of the form /{re}/"))
+            Verdict::judge(ok, format!("the value is not of the form /{re}/"))
                 .expected(Value::String(format!("a value matching /{re}/")))
         }
     };

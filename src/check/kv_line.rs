@@ -24,7 +24,7 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
         Want::Equals(id) => {
             let exp = need!(expected(cx, *id));
             let ok = value_text(&exp) == entry.value;
-            Verdict::judge(ok, format!("`{key}` has another value")).expected(exp)
+            Verdict::judge(ok, format!("`{key}` is not the expected value")).expected(exp)
         }
         Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
             .expected(Value::String(format!("a value matching /{re}/"))),

@@ -115,8 +115,7 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
     if v.status == Status::Fail {
         for e in &check.explain {
             if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
-                v.message = format!("{} {}", v.message.trim_end_matches('.'), e.say).trim().to_string();
-                v.message = format!("{}.", v.message.trim_end_matches('.'));
+                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), e.say.trim_end_matches('.'));
             }
         }
     }

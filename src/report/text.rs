@@ -16,6 +16,9 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
         let _ = writeln!(out, "live values from: {}", safe(live));
     }
     let width = r.checks.iter().map(|c| c.id.chars().count()).max().unwrap_or(0);
+    // A reason shared by several checks (Envoy not running, a file missing) is said
+    // in full once; later checks point back to the first.
+    let mut said: Vec<(&str, &str)> = Vec::new();
     for step in &r.steps {
         let checks: Vec<_> = r.checks.iter().filter(|c| c.step == step.step).collect();
         if checks.is_empty() {
@@ -35,6 +38,17 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
             if ch.status == Status::Pass {
                 continue;
             }
+            let message = match said.iter().find(|(m, _)| *m == ch.message) {
+                Some((_, first)) if ch.status != Status::Fail => format!("{} (as for {first})", lead(&ch.message)),
+                _ => {
+                    said.push((&ch.message, &ch.id));
+                    ch.message.clone()
+                }
+            };
+            if ch.status == Status::Skip {
+                let _ = writeln!(out, "{}", paint(c, Paint::Dim, &format!("         {message}")));
+                continue;
+            }
             let pad = " ".repeat(9);
             let mut field = |name: &str, value: &str| {
                 let _ = writeln!(out, "{pad}{}{value}", paint(c, Paint::Dim, &format!("{name:<10}")));
@@ -42,10 +56,7 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
             if let Some(p) = &ch.place {
                 field("where:", p);
             }
-            field("why:", &ch.message);
-            if ch.status == Status::Skip {
-                continue;
-            }
+            field("why:", &message);
             if let Some(e) = expected_for(ch, opts.audience) {
                 field("expected:", e);
             }
@@ -76,4 +87,9 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
     };
     let _ = writeln!(out, "{}", paint(c, p, &summary));
     out
+}
+
+/// The first words of a message, up to its first colon ("could not check").
+fn lead(message: &str) -> &str {
+    message.split(':').next().unwrap_or(message)
 }

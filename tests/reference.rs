@@ -1,0 +1,41 @@
+//! The reference submissions score full marks, and one spec grades two lab
+//! environments with different values correctly.
+
+mod common;
+use common::*;
+
+#[test]
+fn reference_scores_full_marks_with_a_launched_envoy() {
+    Grade::sample().launch().run().assert_full_marks();
+}
+
+#[test]
+fn second_lab_environment_is_graded_by_the_same_spec() {
+    // External CA (ca_addr_same=no), other trust domain, cluster id, namespace, pod,
+    // admin port, and the native sidecar layout.
+    Grade::new(sample_b()).params(lab_b()).launch().run().assert_full_marks();
+}
+
+#[test]
+fn each_reference_fails_against_the_other_lab_environment() {
+    let g = Grade::new(sample_b()).no_envoy().run();
+    assert_eq!(g.code, Some(1));
+    for id in ["inject.target_name", "inject.cluster_id", "mesh.trust_domain", "mesh.discovery_address", "bootstrap.node_id"] {
+        assert_eq!(g.status(id), "fail", "{id}");
+    }
+    let g = Grade::sample().params(lab_b()).no_envoy().run();
+    for id in ["inject.target_name", "inject.ca_addr", "mesh.root_namespace", "bootstrap.admin_port"] {
+        assert_eq!(g.status(id), "fail", "{id}");
+    }
+}
+
+#[test]
+fn without_envoy_the_envoy_checks_are_skipped_and_say_so() {
+    let g = Grade::sample().no_envoy().run();
+    assert_eq!(g.code, Some(0));
+    let skipped = g.with("skip");
+    assert!(skipped.contains(&"bootstrap.validates".to_string()));
+    assert!(skipped.contains(&"node.live".to_string()));
+    assert!(g.message("bootstrap.validates").contains("--no-envoy"));
+    assert!(g.with("fail").is_empty() && g.with("error").is_empty());
+}

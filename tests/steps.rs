@@ -1,0 +1,112 @@
+//! For each step, a copy of the reference broken in one realistic way fails exactly
+//! that step (graded with a launched Envoy, so live checks count too).
+
+mod common;
+use common::*;
+
+/// Grade a broken copy and assert that the failures are all in `step`, and include `must`.
+fn fails_only(step: u64, copy: &Copy, must: &[&str]) {
+    let g = copy.grade().launch().run();
+    let failing = g.with("fail");
+    assert_eq!(g.failing_steps().into_iter().collect::<Vec<_>>(), vec![step], "failing: {failing:?}");
+    for id in must {
+        assert!(failing.contains(&id.to_string()), "{id} should fail; failing: {failing:?}");
+    }
+    assert!(g.with("error").is_empty(), "errors: {:?}", g.with("error"));
+    assert_eq!(g.code, Some(1));
+}
+
+const HTTP2: &str = "    typed_extension_protocol_options:
+      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
+        \"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
+        explicit_http_config:
+          http2_protocol_options: {}
+";
+
+#[test]
+fn step0_inject_without_the_values_file() {
+    // What istioctl gives without --valuesFile: Istio's defaults, carried consistently
+    // into every later artifact, as a student would.
+    let c = Copy::sample();
+    c.edit("inject.yaml", "value: cluster-west", "value: Kubernetes")
+        .edit("inject.yaml", "value: mesh-payments", "value: cluster.local")
+        .edit("02-env.txt", "ISTIO_META_CLUSTER_ID=cluster-west", "ISTIO_META_CLUSTER_ID=Kubernetes");
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "CLUSTER_ID: cluster-west", "CLUSTER_ID: Kubernetes").edit(f, "MESH_ID: mesh-payments", "MESH_ID: cluster.local");
+    }
+    c.edit("06-node.json", "\"cluster-west\"", "\"Kubernetes\"").edit("06-node.json", "\"mesh-payments\"", "\"cluster.local\"");
+    fails_only(0, &c, &["inject.cluster_id", "inject.mesh_id"]);
+    let g = c.grade().no_envoy().run();
+    assert!(g.message("inject.cluster_id").contains("without the values file"), "{}", g.message("inject.cluster_id"));
+}
+
+#[test]
+fn step1_domain_expanded() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "domain=$(POD_NAMESPACE).svc.cluster.local", "domain=default.svc.cluster.local");
+    fails_only(1, &c, &["args.domain"]);
+}
+
+#[test]
+fn step2_field_ref_written_as_its_value() {
+    let c = Copy::sample();
+    c.edit("02-env.txt", "POD_NAMESPACE=fieldRef:metadata.namespace", "POD_NAMESPACE=default");
+    fails_only(2, &c, &["env.pod_namespace"]);
+}
+
+#[test]
+fn step3_wrong_comparison() {
+    let c = Copy::sample();
+    c.edit("03-mesh.txt", "ca_addr_same=yes", "ca_addr_same=no");
+    fails_only(3, &c, &["mesh.ca_addr_same"]);
+}
+
+#[test]
+fn step4_http2_forgotten() {
+    // validate mode does not notice; boot-typo.yaml is a copy, so it lacks it too.
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", HTTP2, "").edit("boot-typo.yaml", HTTP2, "");
+    fails_only(4, &c, &["bootstrap.http2"]);
+}
+
+#[test]
+fn step5_both_names_renamed() {
+    // Renaming the static cluster too makes Envoy accept the file: no failure to study.
+    let c = Copy::sample();
+    c.edit("boot-typo.yaml", "- name: xds-grpc", "- name: istiod-xds")
+        .edit("boot-typo.yaml", "cluster_name: xds-grpc", "cluster_name: istiod-xds")
+        .write("05-typo.txt", "configuration 'boot-typo.yaml' OK\nrc=0\n")
+        .edit("08-report.md", "typo_rc=1", "typo_rc=0");
+    fails_only(5, &c, &["typo.static_kept", "typo.rejected", "typo_txt.rc_nonzero"]);
+}
+
+#[test]
+fn step6_ready_code_guessed() {
+    let c = Copy::sample();
+    c.edit("06-ready.txt", "ready_code=503", "ready_code=200");
+    fails_only(6, &c, &["ready.code_live"]);
+}
+
+#[test]
+fn step7_wrong_mount() {
+    let c = Copy::sample();
+    c.edit("07-identity.txt", "token_mount=/var/run/secrets/tokens", "token_mount=/var/run/secrets/istio");
+    fails_only(7, &c, &["identity.token_mount"]);
+}
+
+#[test]
+fn step8_too_few_explanations() {
+    let c = Copy::sample();
+    let report = c.read("08-report.md");
+    let mut bullets = 0;
+    let cut: String = report
+        .lines()
+        .filter(|l| !l.starts_with("- ") || {
+            bullets += 1;
+            bullets <= 3
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    c.write("08-report.md", cut);
+    fails_only(8, &c, &["report.explanations"]);
+}
