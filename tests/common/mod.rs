@@ -135,6 +135,12 @@ impl Grade {
         cmd
     }
 
+    /// Run without passing --envoy, so the grader looks for Envoy itself.
+    pub fn run_without_envoy_flag(mut self) -> Graded {
+        self.envoy = false;
+        self.run()
+    }
+
     pub fn run(self) -> Graded {
         let out = self.command().output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -1,0 +1,64 @@
+//! A bootstrap is code: the grader screens it before Envoy sees it, and says plainly
+//! when Envoy cannot be run.
+
+mod common;
+use common::*;
+
+const ACCESS_LOG: &str = "admin:
+  access_log:
+  - name: envoy.access_loggers.file
+    typed_config:
+      \"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog
+      path: PATH
+  address:";
+
+#[test]
+fn an_admin_access_log_is_refused_and_its_file_never_created() {
+    let c = Copy::sample();
+    let target = tempfile::tempdir().unwrap();
+    let log = target.path().join("written-by-envoy.log");
+    let with_log = ACCESS_LOG.replace("PATH", log.to_str().unwrap());
+    c.edit("bootstrap.yaml", "admin:\n  address:", &with_log);
+    let g = c.grade().run();
+    assert_eq!(g.status("bootstrap.validates"), "fail");
+    let m = g.message("bootstrap.validates");
+    assert!(m.contains("was not given to Envoy") && m.contains(".admin.access_log") && m.contains("access logs write files"), "{m}");
+    // The structural checks still report.
+    assert_eq!(g.status("bootstrap.node_id"), "pass");
+    assert_eq!(g.status("bootstrap.http2"), "pass");
+    assert!(!log.exists(), "Envoy ran the refused bootstrap");
+}
+
+#[test]
+fn the_screen_is_not_fooled_by_yaml_envoy_would_read_differently() {
+    // Envoy is handed the screened data as JSON, never the student's YAML text, so a
+    // merge key cannot smuggle an access log past the screen.
+    let c = Copy::sample();
+    let target = tempfile::tempdir().unwrap();
+    let log = target.path().join("merged.log");
+    let sneaky = format!(
+        "x: &log\n  access_log:\n  - name: envoy.access_loggers.file\n    typed_config:\n      \"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog\n      path: {}\nadmin:\n  <<: *log\n  address:",
+        log.display()
+    );
+    c.edit("bootstrap.yaml", "admin:\n  address:", &sneaky);
+    let g = c.grade().run();
+    assert_eq!(g.status("bootstrap.validates"), "fail", "{}", g.message("bootstrap.validates"));
+    assert!(!log.exists());
+}
+
+#[test]
+fn missing_envoy_is_could_not_check_never_pass() {
+    let g = Grade::sample().args(&["--envoy", "/nonexistent/envoy", "--no-live"]).run();
+    for id in ["bootstrap.validates", "typo.rejected", "validate.output", "typo_txt.rc", "report.typo_rc_envoy"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).starts_with("could not check: Envoy not found"), "{}", g.message(id));
+    }
+    assert_eq!(g.code, Some(2));
+}
+
+#[test]
+fn envoy_not_on_path_is_said_so() {
+    let g = Grade::sample().arg("--no-live").env("PATH", "/nonexistent").run_without_envoy_flag();
+    assert_eq!(g.status("bootstrap.validates"), "error");
+    assert!(g.message("bootstrap.validates").contains("Envoy not found on PATH"), "{}", g.message("bootstrap.validates"));
+}
