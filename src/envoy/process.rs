@@ -47,9 +47,12 @@ pub fn stop_all() {
     }
 }
 
+/// Signal a child and the process group it leads (anything it started, such as an
+/// Envoy behind a wrapper script). By PID only: a student's own Envoy may run beside
+/// the grader, and it is in neither.
 fn kill(pid: u32, sig: i32) {
-    // By PID only: a student's own Envoy may run beside the grader.
     unsafe {
+        libc::kill(-(pid as i32), sig);
         libc::kill(pid as i32, sig);
     }
 }
@@ -148,6 +151,8 @@ impl Guarded {
                 self.done = self.child.wait().ok();
             }
         }
+        // Whatever the child left in its group goes too.
+        kill(self.pid, libc::SIGKILL);
         if let Ok(mut c) = CHILDREN.lock() {
             c.retain(|p| *p != self.pid);
         }

@@ -37,7 +37,8 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
         _ => None,
     })?;
     let artifact = &artifacts[bootstrap];
-    if g.opts.no_envoy {
+    // A recording needs no Envoy: --no-envoy --replay FILE re-grades without one.
+    if g.opts.no_envoy && !matches!(g.opts.live, Live::Replay(_)) {
         return Some(skipped("Envoy is not run nor probed (--no-envoy)"));
     }
     let (recording, described) = match &g.opts.live {

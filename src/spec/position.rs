@@ -56,8 +56,8 @@ mod tests {
 
     #[test]
     fn finds_needle_after_anchor() {
-        let text = "a: x\n- id: one\n  expect: x\n";
-        assert_eq!(locate(text, Some("id: one"), "x"), Some(Pos { line: 3, col: 11 }));
+        let text = "a: val\n- id: one\n  expect: val\n";
+        assert_eq!(locate(text, Some("id: one"), "val"), Some(Pos { line: 3, col: 11 }));
         assert_eq!(advance(Pos { line: 3, col: 11 }, "ab\ncd", 4), Pos { line: 4, col: 2 });
     }
 }

@@ -114,14 +114,22 @@ impl Grade {
         self
     }
 
-    pub fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("labcheck").unwrap();
+    /// The command, with Envoy behind `wrapper` (see [`Wrapper`]) when Envoy is used.
+    pub fn command_with(&self, wrapper: Option<&Wrapper>) -> Command {
+        let mut cmd = Command::from_std(self.std_command_with(wrapper));
+        cmd.timeout(std::time::Duration::from_secs(120));
+        cmd
+    }
+
+    /// The same, as a plain std command (to spawn it and signal it).
+    pub fn std_command_with(&self, wrapper: Option<&Wrapper>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("labcheck"));
         cmd.arg("grade");
         if let Some(p) = &self.params {
             cmd.arg("--params").arg(p);
         }
-        if self.envoy && !self.args.iter().any(|a| a == "--envoy") {
-            cmd.arg("--envoy").arg(envoy());
+        if let Some(w) = wrapper {
+            cmd.arg("--envoy").arg(&w.path);
         }
         if self.json {
             cmd.args(["--format", "json", "--audience", "instructor"]);
@@ -131,7 +139,6 @@ impl Grade {
         for (k, v) in &self.envs {
             cmd.env(k, v);
         }
-        cmd.timeout(std::time::Duration::from_secs(120));
         cmd
     }
 
@@ -141,15 +148,31 @@ impl Grade {
         self.run()
     }
 
+    pub fn command(&self) -> Command {
+        self.command_with(None)
+    }
+
+    fn wants_wrapper(&self) -> bool {
+        self.envoy && !self.args.iter().any(|a| a == "--envoy")
+    }
+
+    /// Run, then check that every Envoy the grader started has been stopped.
     pub fn run(self) -> Graded {
-        let out = self.command().output().unwrap();
+        let wrapper = self.wants_wrapper().then(Wrapper::new);
+        let out = self.command_with(wrapper.as_ref()).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let json = if self.json { serde_json::from_str(&stdout).ok() } else { None };
-        Graded { code: out.status.code(), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
+        let envoy_pids = wrapper.map(|w| w.pids()).unwrap_or_default();
+        for pid in &envoy_pids {
+            assert!(!alive(*pid), "Envoy {pid} outlived the grading run");
+        }
+        Graded { code: out.status.code(), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json, envoy_pids }
     }
 }
 
 pub struct Graded {
+    /// Every Envoy the run started (validate and launch), all stopped by now.
+    pub envoy_pids: Vec<i32>,
     pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
@@ -260,5 +283,43 @@ pub fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
         Err(_) => false,
+    }
+}
+
+/// The real Envoy behind a script that records each start (PID, then arguments) and
+/// `exec`s it, so the PID recorded is Envoy's own.
+pub struct Wrapper {
+    dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl Wrapper {
+    pub fn new() -> Wrapper {
+        Wrapper::with_body("exec \"$REAL\" \"$@\"")
+    }
+
+    /// A wrapper whose last line is `body` (`$REAL` is Envoy, `$LOG` the record).
+    pub fn with_body(body: &str) -> Wrapper {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("envoy");
+        let log = dir.path().join("starts");
+        let script = format!(
+            "#!/bin/sh\nREAL='{}'\nLOG='{}'\necho \"$$ $*\" >> \"$LOG\"\n{body}\n",
+            envoy().display(),
+            log.display()
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Wrapper { dir, path }
+    }
+
+    /// One line per start: the PID and the arguments.
+    pub fn starts(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.path().join("starts")).unwrap_or_default().lines().map(String::from).collect()
+    }
+
+    pub fn pids(&self) -> Vec<i32> {
+        self.starts().iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect()
     }
 }

@@ -1,0 +1,264 @@
+//! The live part: probing the student's own Envoy, launching one, and recordings.
+//! Real Envoys throughout; a small fake server only for what Envoy cannot do (hang,
+//! answer garbage).
+
+mod common;
+use common::*;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+/// An Envoy this test starts from a bootstrap, on a free admin port, as a student would.
+struct Running {
+    child: std::process::Child,
+    pub admin: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Running {
+    fn start(bootstrap: &std::path::Path) -> Running {
+        let dir = tempfile::tempdir().unwrap();
+        let addr = dir.path().join("admin");
+        let child = std::process::Command::new(envoy())
+            .arg("-c")
+            .arg(bootstrap)
+            .args(["--config-yaml", "{admin: {address: {socket_address: {address: 127.0.0.1, port_value: 0}}}}"])
+            .arg("--admin-address-path")
+            .arg(&addr)
+            .args(["--disable-hot-restart", "--log-level", "error"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        loop {
+            if let Ok(a) = std::fs::read_to_string(&addr) {
+                if a.contains(':') {
+                    return Running { child, admin: format!("http://{}", a.trim()), _dir: dir };
+                }
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "Envoy did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // By PID: this test's own Envoy only.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn probe_mode_reads_the_students_running_envoy() {
+    let envoy = Running::start(&sample().join("bootstrap.yaml"));
+    let g = Grade::sample().param(&format!("admin={}", envoy.admin)).run();
+    g.assert_full_marks();
+    assert!(g.report()["live_source"].as_str().unwrap().contains(&format!("a probe of the Envoy at {}", envoy.admin)));
+}
+
+#[test]
+fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
+    let envoy = Running::start(&sample_b().join("bootstrap.yaml"));
+    let g = Grade::sample().param(&format!("admin={}", envoy.admin)).run();
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+        assert_eq!(g.status(id), "error", "{id}");
+    }
+    let m = g.message("node.live");
+    assert!(m.contains(&format!("the Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
+    assert!(m.contains("ledger-7c9d4f-x2k8p"), "{m}");
+    assert_eq!(g.code, Some(2));
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[test]
+fn nothing_listening_tells_how_to_start_envoy() {
+    let url = format!("http://127.0.0.1:{}", free_port());
+    let g = Grade::sample().param(&format!("admin={url}")).run();
+    let m = g.message("ready.code_live");
+    assert_eq!(g.status("ready.code_live"), "error");
+    assert!(m.contains("connection refused"), "{m}");
+    assert!(m.contains("Start Envoy as step 6 says (setsid --fork nohup envoy -c"), "{m}");
+    assert!(m.contains("--launch-envoy"), "{m}");
+    assert_eq!(g.code, Some(2));
+    let text = Grade::sample().param(&format!("admin={url}")).text().run();
+    assert!(text.stdout.contains("ERROR  ready.code_live"));
+}
+
+/// A fake admin port that accepts and then does `what` with each connection.
+fn fake_server(what: fn(std::net::TcpStream)) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for s in listener.incoming().flatten() {
+            std::thread::spawn(move || what(s));
+        }
+    });
+    url
+}
+
+#[test]
+fn a_hanging_admin_port_is_bounded() {
+    let url = fake_server(|mut s| {
+        let mut buf = [0u8; 1024];
+        let _ = s.read(&mut buf);
+        std::thread::sleep(Duration::from_secs(60));
+    });
+    let start = Instant::now();
+    let g = Grade::sample().param(&format!("admin={url}")).run();
+    assert!(start.elapsed() < Duration::from_secs(15), "took {:?}", start.elapsed());
+    assert_eq!(g.status("ready.body_live"), "error");
+    assert!(g.message("ready.body_live").contains("no answer within"), "{}", g.message("ready.body_live"));
+}
+
+#[test]
+fn a_garbage_admin_port_is_could_not_check() {
+    let url = fake_server(|mut s| {
+        let mut buf = [0u8; 1024];
+        let _ = s.read(&mut buf);
+        let _ = s.write_all(b"\x00\xffSSH-2.0-OpenSSH\r\n\x1b[31mgarbage");
+    });
+    let g = Grade::sample().param(&format!("admin={url}")).run();
+    assert_eq!(g.status("ready.code_live"), "error");
+    assert!(g.message("ready.code_live").contains("not an HTTP answer"), "{}", g.message("ready.code_live"));
+    assert!(!g.stdout.contains('\u{1b}'));
+}
+
+#[test]
+fn an_http_server_that_is_not_envoy_is_could_not_check() {
+    let url = fake_server(|mut s| {
+        let mut buf = [0u8; 1024];
+        let _ = s.read(&mut buf);
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello");
+    });
+    let g = Grade::sample().param(&format!("admin={url}")).run();
+    assert_eq!(g.status("ready.code_live"), "error");
+    assert!(g.message("ready.code_live").contains("is this an Envoy admin port?"), "{}", g.message("ready.code_live"));
+}
+
+#[test]
+fn launch_mode_grades_a_broken_submission_against_what_envoy_shows() {
+    let c = Copy::sample();
+    c.edit("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE")
+        .edit("08-report.md", "ready_without_istiod=PRE_INITIALIZING", "ready_without_istiod=LIVE");
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("ready.body_live"), "fail");
+    assert_eq!(g.check("ready.body_live")["expected"], "PRE_INITIALIZING");
+    assert_eq!(g.status("report.ready_live"), "fail");
+    assert_eq!(g.status("report.ready_body"), "pass");
+    // One validation per file and one launch, all stopped.
+    assert_eq!(g.envoy_pids.len(), 3, "{:?}", g.envoy_pids);
+}
+
+#[test]
+fn launch_mode_never_runs_a_refused_bootstrap() {
+    let c = Copy::sample();
+    let port = free_port();
+    let out = tempfile::tempdir().unwrap();
+    let log = out.path().join("access.log");
+    let listener = format!(
+        "static_resources:\n  listeners:\n  - name: l\n    address:\n      socket_address: {{address: 127.0.0.1, port_value: {port}}}\n    filter_chains: []\n    access_log:\n    - name: envoy.access_loggers.file\n      typed_config:\n        \"@type\": type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog\n        path: {}\n",
+        log.display()
+    );
+    c.edit("bootstrap.yaml", "static_resources:\n", &listener);
+    let wrapper = Wrapper::new();
+    let out_ = c.grade().launch().command_with(Some(&wrapper)).output().unwrap();
+    let g: serde_json::Value = serde_json::from_slice(&out_.stdout).unwrap();
+    let node_live = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap();
+    assert_eq!(node_live["status"], "fail");
+    assert!(node_live["message"].as_str().unwrap().contains(".static_resources.listeners` is not allowed: listeners open ports"));
+    // Envoy never saw bootstrap.yaml: the only start is the validation of boot-typo.yaml.
+    let starts = wrapper.starts();
+    assert!(starts.iter().all(|s| s.contains("boot-typo.yaml")), "{starts:?}");
+    assert!(!log.exists());
+    assert!(TcpListener::bind(("127.0.0.1", port)).is_ok(), "something listened on the listener's port");
+}
+
+#[test]
+fn two_launches_at_once_do_not_clash() {
+    let a = Grade::sample().launch();
+    let b = Grade::new(sample_b()).params(lab_b()).launch();
+    let (ga, gb) = std::thread::scope(|s| {
+        let ha = s.spawn(|| a.run());
+        let hb = s.spawn(|| b.run());
+        (ha.join().unwrap(), hb.join().unwrap())
+    });
+    ga.assert_full_marks();
+    gb.assert_full_marks();
+}
+
+#[test]
+fn sigterm_stops_the_launched_envoy() {
+    // The wrapper starts the real Envoy but hides the admin-address path from it, so
+    // the grader is still waiting for the admin port when the signal comes.
+    let wrapper = Wrapper::with_body(
+        r#"case "$*" in
+*admin-address-path*)
+  skip=0
+  for a in "$@"; do
+    shift
+    if [ $skip = 1 ]; then skip=0; continue; fi
+    if [ "$a" = --admin-address-path ]; then skip=1; continue; fi
+    set -- "$@" "$a"
+  done
+  "$REAL" "$@" &
+  echo "$! envoy" >> "$LOG"
+  wait;;
+*) exec "$REAL" "$@";;
+esac"#,
+    );
+    let c = Copy::sample();
+    let mut child = c.grade().launch().std_command_with(Some(&wrapper)).spawn().unwrap();
+    let start = Instant::now();
+    let envoy_pid = loop {
+        if let Some(pid) = wrapper.starts().iter().find(|l| l.ends_with(" envoy")).and_then(|l| l.split(' ').next()?.parse::<i32>().ok()) {
+            break pid;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "Envoy was not launched: {:?}", wrapper.starts());
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(envoy_pid), "Envoy should be running now");
+    unsafe { libc_kill(child.id() as i32, 15) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15));
+    let start = Instant::now();
+    while alive(envoy_pid) && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(envoy_pid), "Envoy {envoy_pid} outlived the grader");
+}
+
+unsafe extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}
+
+#[test]
+fn a_recording_regrades_without_envoy() {
+    let rec_dir = tempfile::tempdir().unwrap();
+    let rec = rec_dir.path().join("probe.json");
+    Grade::sample().launch().args(&["--save-probe", rec.to_str().unwrap()]).run().assert_full_marks();
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let ex = saved["exchanges"].as_array().unwrap();
+    assert_eq!(ex[0]["path"], "/ready");
+    assert_eq!(ex[0]["status"], 503);
+    assert!(ex.iter().all(|e| e["at"].as_str().unwrap().ends_with('Z')));
+
+    let g = Grade::sample().no_envoy().args(&["--replay", rec.to_str().unwrap()]).run();
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+        assert_eq!(g.status(id), "pass", "{id}");
+    }
+    assert!(g.report()["live_source"].as_str().unwrap().contains("the recording"));
+    assert!(g.envoy_pids.is_empty());
+
+    // An audit sees what Envoy said: change the recording, the verdict follows.
+    std::fs::write(&rec, std::fs::read_to_string(&rec).unwrap().replace("PRE_INITIALIZING", "LIVE")).unwrap();
+    let g = Grade::sample().no_envoy().args(&["--replay", rec.to_str().unwrap()]).run();
+    assert_eq!(g.status("ready.body_live"), "fail");
+}
