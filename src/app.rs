@@ -31,8 +31,14 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
 }
 
 fn load_spec(source: &SpecSource) -> Result<Spec, String> {
-    let (text, name) = spec_text(source)?;
-    Spec::load(&text, &name).map_err(|errs| {
+    let loaded = match &source.spec {
+        None => Spec::builtin(),
+        Some(_) => {
+            let (text, name) = spec_text(source)?;
+            Spec::load(&text, &name)
+        }
+    };
+    loaded.map_err(|errs| {
         let lines: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
         format!("the spec has {} error(s):\n{}", errs.len(), lines.join("\n"))
     })

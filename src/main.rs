@@ -14,3 +14,8 @@ fn main() -> ExitCode {
     labcheck::envoy::process::stop_all();
     ExitCode::from(code)
 }
+
+// Grading allocates many small values (parsed YAML, jq values); mimalloc is markedly
+// faster than the system allocator at that.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

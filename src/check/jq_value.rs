@@ -9,11 +9,11 @@ use crate::spec::Want;
 use serde_json::Value;
 
 pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
-    let data = need!(cx.artifact.data().map_err(Verdict::fail));
+    let input = need!(cx.artifact.jaq_data().map_err(Verdict::fail));
     let code = cx.env_code(path);
-    let found = match cx.env.run(path, data, None, None) {
+    let found = match cx.env.run(path, input, None, None) {
         Err(u) => return Verdict::unavailable(&u),
-        Ok(Outcome::Value(v)) => v,
+        Ok(Outcome::Value(v)) => crate::jq::convert::from_jaq(&v),
         Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
         Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
     };

@@ -7,13 +7,14 @@ use crate::jq::{ExprId, Outcome};
 
 pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdict {
     let data = need!(cx.artifact.data().map_err(Verdict::fail));
+    let input = need!(cx.artifact.jaq_data().map_err(Verdict::fail));
     let (found, detail) = match path {
         None => (data.clone(), None),
         Some(p) => {
             let code = cx.env_code(p);
-            match cx.env.run(p, data, None, None) {
+            match cx.env.run(p, input.clone(), None, None) {
                 Err(u) => return Verdict::unavailable(&u),
-                Ok(Outcome::Value(v)) => (v, Some(code)),
+                Ok(Outcome::Value(v)) => (crate::jq::convert::from_jaq(&v), Some(code)),
                 Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
                 Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
             }

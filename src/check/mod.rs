@@ -97,7 +97,7 @@ pub(crate) use need;
 
 /// An expected value from the environment, or the verdict that it is unavailable.
 pub fn expected(cx: &Cx, id: crate::jq::ExprId) -> Result<Value, Verdict> {
-    cx.env.eval(id, &Value::Null, None, None).map_err(|u| Verdict::unavailable(&u))
+    cx.env.eval(id, jaq_json::Val::Null, None, None).map_err(|u| Verdict::unavailable(&u))
 }
 
 pub fn run(check: &Check, cx: &Cx) -> CheckResult {

@@ -41,9 +41,11 @@ impl Unavailable {
 pub type Slot = Result<Value, Unavailable>;
 
 /// Every spec variable's value (or why it has none), in the jq program's order.
+/// Values are kept in jaq's form: they are only ever read by expressions.
 pub struct Env<'s> {
     spec: &'s Spec,
-    values: Vec<Slot>,
+    /// Why a variable has no value, if it has none.
+    missing: Vec<Option<Unavailable>>,
     jaq: Vec<Val>,
     /// Whether the value comes (partly) from the submission.
     student: Vec<bool>,
@@ -54,29 +56,39 @@ impl<'s> Env<'s> {
         let n = spec.globals().len();
         Env {
             spec,
-            values: (0..n).map(|_| Err(Unavailable::grader("not computed"))).collect(),
+            missing: (0..n).map(|_| Some(Unavailable::grader("not computed"))).collect(),
             jaq: vec![Val::Null; n],
             student: vec![false; n],
         }
     }
 
     pub fn set(&mut self, name: &str, value: Slot, from_submission: bool) {
-        if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
-            self.jaq[i] = value.as_ref().map(convert::to_jaq).unwrap_or(Val::Null);
-            self.values[i] = value;
-            self.student[i] = from_submission;
-        }
+        let value = value.map(|v| convert::to_jaq(&v));
+        self.set_jaq(name, value, from_submission);
     }
 
-    pub fn get(&self, name: &str) -> Option<&Slot> {
-        self.spec.globals().iter().position(|g| g == name).map(|i| &self.values[i])
+    /// [`Env::set`] with the value in jaq's form (lab files are converted once a run).
+    pub fn set_jaq(&mut self, name: &str, value: Result<Val, Unavailable>, from_submission: bool) {
+        if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
+            match value {
+                Ok(v) => {
+                    self.jaq[i] = v;
+                    self.missing[i] = None;
+                }
+                Err(u) => {
+                    self.jaq[i] = Val::Null;
+                    self.missing[i] = Some(u);
+                }
+            }
+            self.student[i] = from_submission;
+        }
     }
 
     /// Evaluate the spec's `let`s, in order.
     pub fn derive_lets(&mut self) {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
-            let value = self.eval(l.expr, &Value::Null, None, None).map_err(|mut u| {
+            let value = self.eval_jaq(l.expr, Val::Null, None, None).map_err(|mut u| {
                 if u.message.starts_with(NO_VALUE) {
                     if let Some(m) = &l.missing {
                         u.message = m.clone();
@@ -92,7 +104,7 @@ impl<'s> Env<'s> {
                 }
                 u
             });
-            self.set(&l.name.clone(), value, student);
+            self.set_jaq(&l.name.clone(), value, student);
         }
     }
 
@@ -102,10 +114,10 @@ impl<'s> Env<'s> {
 
     /// Run an expression. If a variable it needs is unavailable, so is its result
     /// (the most telling reason wins: skip, then grader, then student).
-    pub fn run(&self, id: ExprId, input: &Value, found: Option<&Value>, expected: Option<&Value>) -> Result<Outcome, Unavailable> {
+    pub fn run(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Outcome, Unavailable> {
         let mut worst: Option<&Unavailable> = None;
         for d in self.spec.program.deps(id) {
-            if let Err(u) = &self.values[*d] {
+            if let Some(u) = &self.missing[*d] {
                 if worst.is_none_or(|w| u.blame > w.blame) {
                     worst = Some(u);
                 }
@@ -115,12 +127,17 @@ impl<'s> Env<'s> {
             return Err(u.clone());
         }
         let j = |v: Option<&Value>| v.map(convert::to_jaq).unwrap_or(Val::Null);
-        Ok(self.spec.program.run(id, &self.jaq, convert::to_jaq(input), j(found), j(expected)))
+        Ok(self.spec.program.run(id, &self.jaq, input, j(found), j(expected)))
     }
 
     /// Run an expression for its value; no output or a jq error make it unavailable,
     /// blamed on the submission if the expression reads from it.
-    pub fn eval(&self, id: ExprId, input: &Value, found: Option<&Value>, expected: Option<&Value>) -> Slot {
+    pub fn eval(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Slot {
+        self.eval_jaq(id, input, found, expected).map(|v| convert::from_jaq(&v))
+    }
+
+    /// [`Env::eval`], keeping the value in jaq's form.
+    fn eval_jaq(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Val, Unavailable> {
         let blame = if self.uses_submission(id) { Blame::Student } else { Blame::Grader };
         match self.run(id, input, found, expected)? {
             Outcome::Value(v) => Ok(v),
@@ -138,7 +155,7 @@ impl<'s> Env<'s> {
 
     /// A predicate: true only if the expression gives `true`.
     pub fn holds(&self, id: ExprId, found: Option<&Value>, expected: Option<&Value>) -> bool {
-        matches!(self.eval(id, &Value::Null, found, expected), Ok(Value::Bool(true)))
+        matches!(self.eval(id, Val::Null, found, expected), Ok(Value::Bool(true)))
     }
 }
 

@@ -11,6 +11,8 @@ pub struct Artifact {
     text: Result<String, FileProblem>,
     data: Option<Result<Value, String>>,
     kv: Option<KvFile>,
+    /// The data in jaq's form, made once when first needed.
+    jaq: std::sync::OnceLock<jaq_json::Val>,
 }
 
 impl Artifact {
@@ -29,7 +31,7 @@ impl Artifact {
                 Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
             },
         };
-        Artifact { name: name.to_string(), format, text, data, kv }
+        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default() }
     }
 
     /// The file's text, or a sentence saying why there is none.
@@ -45,6 +47,12 @@ impl Artifact {
             Some(Err(e)) => Err(format!("{} is not valid {}: {e}", self.name, format_name(self.format))),
             None => Err(format!("{} could not be read", self.name)),
         }
+    }
+
+    /// The data as jaq reads it (cheap to clone).
+    pub fn jaq_data(&self) -> Result<jaq_json::Val, String> {
+        let data = self.data()?;
+        Ok(self.jaq.get_or_init(|| crate::jq::convert::to_jaq(data)).clone())
     }
 
     /// The file as `key=value` lines (text files only).

@@ -35,7 +35,8 @@ pub struct Options {
 pub struct Grader<'s> {
     spec: &'s Spec,
     params: Params,
-    lab: HashMap<String, (Slot, bool)>,
+    /// Lab sources, read and converted to jaq's form once a run.
+    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
     envoy: Result<PathBuf, String>,
     cache: validate::Cache,
     opts: Options,
@@ -53,7 +54,10 @@ impl<'s> Grader<'s> {
             .sources
             .iter()
             .filter_map(|s| match &s.kind {
-                SourceKind::Lab { param, format } => Some((s.name.clone(), (lab_source(spec, &params, *param, *format), false))),
+                SourceKind::Lab { param, format } => {
+                    let slot = lab_source(spec, &params, *param, *format);
+                    Some((s.name.clone(), slot.map(|v| crate::jq::convert::to_jaq(&v))))
+                }
                 _ => None,
             })
             .collect();
@@ -68,7 +72,7 @@ impl<'s> Grader<'s> {
     pub fn lab_problems(&self) -> Vec<String> {
         self.lab
             .values()
-            .filter_map(|(slot, _)| match slot {
+            .filter_map(|slot| match slot {
                 Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
@@ -101,11 +105,17 @@ impl<'s> Grader<'s> {
             env.set(&p.name, slot, false);
         }
         for s in &spec.sources {
+            if let SourceKind::Lab { .. } = &s.kind {
+                env.set_jaq(&s.name, self.lab[&s.name].clone(), false);
+                continue;
+            }
             let (slot, student) = match &s.kind {
                 SourceKind::Submission { file, .. } => {
-                    (artifacts[file].data().cloned().map_err(Unavailable::student), true)
+                    let a = &artifacts[file];
+                    env.set_jaq(&s.name, a.jaq_data().map_err(Unavailable::student), true);
+                    continue;
                 }
-                SourceKind::Lab { .. } => self.lab[&s.name].clone(),
+                SourceKind::Lab { .. } => unreachable!("handled above"),
                 SourceKind::EnvoyValidate { file } => (validations[file].clone(), true),
                 SourceKind::EnvoyAdmin { .. } => {
                     (live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed"))), true)

@@ -110,25 +110,28 @@ fn assemble(defs: &str, exprs: &[ExprSrc]) -> (String, Vec<usize>) {
     code.push('\n');
     let mut starts = Vec::with_capacity(exprs.len());
     for (i, e) in exprs.iter().enumerate() {
-        code.push_str(&format!("def __e{i}: ("));
+        let _ = std::fmt::Write::write_fmt(&mut code, format_args!("def __e{i}: ("));
         starts.push(code.len());
         code.push_str(&e.code);
         code.push_str("\n);\n");
     }
-    code.push_str(&dispatch(0, exprs.len().max(1)));
+    dispatch(&mut code, 0, exprs.len().max(1));
     (code, starts)
 }
 
-fn dispatch(lo: usize, hi: usize) -> String {
+/// A binary search on `$__pick`, so picking an expression costs log2(n) comparisons.
+fn dispatch(code: &mut String, lo: usize, hi: usize) {
+    use std::fmt::Write;
     if hi - lo == 1 {
-        return format!("__e{lo}");
+        let _ = write!(code, "__e{lo}");
+        return;
     }
     let mid = (lo + hi) / 2;
-    format!(
-        "if ${PICK} < {mid} then {} else {} end",
-        dispatch(lo, mid),
-        dispatch(mid, hi)
-    )
+    let _ = write!(code, "if ${PICK} < {mid} then ");
+    dispatch(code, lo, mid);
+    code.push_str(" else ");
+    dispatch(code, mid, hi);
+    code.push_str(" end");
 }
 
 /// Compile jq code; errors as (byte offset in `code`, message).
@@ -216,7 +219,7 @@ fn deps_of(code: &str, globals: &[String]) -> BTreeSet<usize> {
 /// What one run of an expression gave.
 #[derive(Debug)]
 pub enum Outcome {
-    Value(serde_json::Value),
+    Value(Val),
     /// The expression produced no output.
     Empty,
     Error(String),
@@ -248,7 +251,7 @@ impl Program {
         let mut outputs = self.filter.id.run((ctx, input));
         match outputs.next() {
             None => Outcome::Empty,
-            Some(Ok(v)) => Outcome::Value(convert::from_jaq(&v)),
+            Some(Ok(v)) => Outcome::Value(v),
             Some(Err(exn)) => match exn.get_err() {
                 Ok(e) => Outcome::Error(convert::error_text(e)),
                 Err(_) => Outcome::Error("the expression tried to halt the grader".into()),
@@ -271,7 +274,7 @@ mod tests {
 
     fn value(o: Outcome) -> serde_json::Value {
         match o {
-            Outcome::Value(v) => v,
+            Outcome::Value(v) => convert::from_jaq(&v),
             other => panic!("no value: {other:?}"),
         }
     }

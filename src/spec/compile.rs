@@ -31,6 +31,11 @@ pub(super) fn compile(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
     })?;
+    from_model(file, text, name)
+}
+
+/// Compile a spec already read; `text` is its YAML, for error positions.
+pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
     let mut cx = Ctx { text, name, errors: Vec::new() };
 
     let globals = names(&mut cx, &file);
