@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod check;
+pub mod class;
 pub mod cli;
 pub mod derive;
 pub mod display;
