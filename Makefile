@@ -32,5 +32,13 @@ demo: build envoy
 test: envoy
 	LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) test --locked
 
+# Speed against the targets (see benches/grade.rs); numbers, not pass/fail.
+bench: envoy
+	LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) bench --locked --bench grade
+
+# Rewrite the golden files of tests/golden/ from what labcheck prints now.
+bless: envoy
+	BLESS=1 LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) test --locked --test golden
+
 clean:
 	$(CARGO) clean

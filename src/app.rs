@@ -1,12 +1,13 @@
 //! One run of the command line, from arguments to an exit code.
 
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
-use crate::exit;
+use crate::result::SubmissionResult;
+use crate::{batch, class, exit};
 use crate::grade::{params::Params, Grader, Live, Options};
 use crate::report;
 use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
@@ -77,19 +78,10 @@ fn grade(args: GradeArgs) -> u8 {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let dirs: Vec<PathBuf> = if args.dirs.is_empty() {
-        match &spec.default_submission {
-            Some(d) => vec![PathBuf::from(d)],
-            None => return fail("no submission directory given"),
-        }
-    } else {
-        args.dirs.clone()
+    let dirs = match submissions(&args, &spec) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
     };
-    for d in &dirs {
-        if !d.is_dir() {
-            return fail(format!("{} is not a directory (give the submission directory)", d.display()));
-        }
-    }
     if args.save_probe.is_some() && dirs.len() > 1 {
         return fail("--save-probe records one submission; give one directory");
     }
@@ -107,14 +99,68 @@ fn grade(args: GradeArgs) -> u8 {
     for problem in grader.lab_problems() {
         eprintln!("labcheck: warning: {problem}");
     }
-    let results: Vec<_> = dirs.iter().map(|d| grader.grade(d)).collect();
-    let ropts = report::Options {
-        audience: args.audience.unwrap_or(args.format.default_audience()),
-        color: args.format == report::Format::Text && args.color.enabled(),
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let results = batch::grade_all(&grader, &dirs, jobs);
+
+    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+    let out = if results.len() > 1 && args.format == report::Format::Text {
+        report::text::table(&results, &report::View::of(report::Format::Text, &ropts))
+    } else {
+        report::render(args.format, &results, &ropts)
     };
-    let out = report::render(args.format, &results, &ropts);
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.as_bytes());
     let _ = stdout.flush();
+
+    let file_opts = report::Options { color: false, ..ropts };
+    for (format, path) in args.report_files() {
+        if let Err(e) = std::fs::write(&path, report::render(format, &results, &file_opts)) {
+            return fail(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if let Some(dir) = &args.out {
+        if let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
+            return fail(format!("cannot write into {}: {e}", dir.display()));
+        }
+    }
     exit::for_results(&results)
+}
+
+/// The submissions to grade: the directories given, every one under `--batch`, or the
+/// spec's default.
+fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
+    let mut dirs = args.dirs.clone();
+    if let Some(parent) = &args.batch {
+        let found = batch::submissions_in(parent)?;
+        if found.is_empty() {
+            return Err(format!("{} has no submission directories", parent.display()));
+        }
+        dirs.extend(found);
+    }
+    if dirs.is_empty() {
+        match &spec.default_submission {
+            Some(d) => dirs.push(PathBuf::from(d)),
+            None => return Err("no submission directory given".into()),
+        }
+    }
+    for d in &dirs {
+        if !d.is_dir() {
+            return Err(format!("{} is not a directory (give the submission directory)", d.display()));
+        }
+    }
+    Ok(dirs)
+}
+
+/// One report per submission and format, then the class statistics.
+fn write_out(dir: &Path, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let names = batch::names(dirs);
+    for (name, r) in names.iter().zip(results) {
+        for format in report::Format::ALL {
+            let file = dir.join(format!("{name}.{}", format.extension()));
+            std::fs::write(file, report::render(format, std::slice::from_ref(r), opts))?;
+        }
+    }
+    let subs: Vec<class::Submission> = names.iter().zip(results).map(|(name, result)| class::Submission { name, result }).collect();
+    class::write(dir, &class::stats(&subs))
 }

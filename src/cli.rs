@@ -42,6 +42,35 @@ pub struct GradeArgs {
     #[arg(value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
 
+    /// Grade every subdirectory of PARENT as a submission.
+    #[arg(long, value_name = "PARENT")]
+    pub batch: Option<PathBuf>,
+
+    /// Submissions graded at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Write one report per submission and format here, and the class statistics
+    /// (class.json, class.csv, class.html).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Also write the text report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report_text: Option<PathBuf>,
+    /// Also write the JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report_json: Option<PathBuf>,
+    /// Also write the JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report_junit: Option<PathBuf>,
+    /// Also write the TAP report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report_tap: Option<PathBuf>,
+    /// Also write the Gradescope results.json to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report_gradescope: Option<PathBuf>,
+
     #[command(flatten)]
     pub source: SpecSource,
 
@@ -57,8 +86,8 @@ pub struct GradeArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
-    /// Who reads the report: students never see expected values.
-    /// Default: student for text, instructor for the machine formats.
+    /// Who reads the reports: students never see expected values. Default: student for
+    /// text and gradescope, instructor for json, junit and tap.
     #[arg(long, value_enum)]
     pub audience: Option<Audience>,
 
@@ -90,4 +119,20 @@ pub struct GradeArgs {
     /// Save what the live probe saw (requests, answers, times) to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_probe: Option<PathBuf>,
+}
+
+impl GradeArgs {
+    /// The `--report-FORMAT FILE` pairs given.
+    pub fn report_files(&self) -> Vec<(Format, PathBuf)> {
+        [
+            (Format::Text, &self.report_text),
+            (Format::Json, &self.report_json),
+            (Format::Junit, &self.report_junit),
+            (Format::Tap, &self.report_tap),
+            (Format::Gradescope, &self.report_gradescope),
+        ]
+        .into_iter()
+        .filter_map(|(f, p)| p.clone().map(|p| (f, p)))
+        .collect()
+    }
 }

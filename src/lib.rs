@@ -8,6 +8,7 @@
 //! `grade` runs that flow for one submission; `app` and `cli` are the command line.
 
 pub mod app;
+pub mod batch;
 pub mod check;
 pub mod class;
 pub mod cli;

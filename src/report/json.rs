@@ -3,11 +3,12 @@
 //! "status", "points", "max_points", "expected", "found", "message", ...}]}`.
 //! Several submissions make an array of such objects.
 
-use super::{expected_for, Options};
+use super::{Audience, View};
+use crate::result::Status;
 use crate::result::SubmissionResult;
 use serde_json::{json, Value};
 
-pub fn object(r: &SubmissionResult, opts: &Options) -> Value {
+pub fn object(r: &SubmissionResult, view: &View) -> Value {
     let checks: Vec<Value> = r
         .checks
         .iter()
@@ -19,8 +20,10 @@ pub fn object(r: &SubmissionResult, opts: &Options) -> Value {
                 "status": c.status,
                 "points": c.points,
                 "max_points": c.max_points,
-                "expected": expected_for(c, opts.audience),
-                "found": c.found,
+                "expected": view.expected(c),
+                // A student sees what was found only where it went wrong: a passing
+                // check's found value is, by definition, its expected value.
+                "found": if view.audience == Audience::Student && c.status == Status::Pass { None } else { c.found.as_deref() },
                 "message": c.message,
                 "where": c.place,
                 "hint": c.hint,
@@ -34,14 +37,18 @@ pub fn object(r: &SubmissionResult, opts: &Options) -> Value {
         "max_score": r.max_score(),
         "steps": r.steps,
         "live_source": r.live_source,
+        "timing": {
+            "total_ms": (r.elapsed.as_secs_f64() * 1000.0 * 100.0).round() / 100.0,
+            "envoy_ms": (r.envoy_time.as_secs_f64() * 1000.0 * 100.0).round() / 100.0,
+        },
         "checks": checks,
     })
 }
 
-pub fn render(results: &[SubmissionResult], opts: &Options) -> String {
+pub fn render(results: &[SubmissionResult], view: &View) -> String {
     let v = match results {
-        [one] => object(one, opts),
-        many => Value::Array(many.iter().map(|r| object(r, opts)).collect()),
+        [one] => object(one, view),
+        many => Value::Array(many.iter().map(|r| object(r, view)).collect()),
     };
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -1,15 +1,21 @@
 //! Reports: views of the results, one file per format.
 
 pub mod color;
+pub mod gradescope;
 pub mod json;
+pub mod junit;
+pub mod tap;
 pub mod text;
 
-use crate::result::{CheckResult, SubmissionResult};
+use crate::result::{CheckResult, Status, SubmissionResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
     Json,
+    Junit,
+    Tap,
+    Gradescope,
 }
 
 /// Who reads the report. Students never see expected values; instructors do.
@@ -20,38 +26,123 @@ pub enum Audience {
 }
 
 impl Format {
-    /// Text is read by students in the lab; the machine formats by CI, for instructors.
+    pub const ALL: [Format; 5] = [Format::Text, Format::Json, Format::Junit, Format::Tap, Format::Gradescope];
+
+    /// Text is read by students in the lab, Gradescope's output is shown to students;
+    /// the other machine formats go to CI, read by instructors.
     pub fn default_audience(self) -> Audience {
         match self {
-            Format::Text => Audience::Student,
-            Format::Json => Audience::Instructor,
+            Format::Text | Format::Gradescope => Audience::Student,
+            Format::Json | Format::Junit | Format::Tap => Audience::Instructor,
         }
     }
 
+    /// Shown to students whatever the audience: hidden checks keep their secret here.
+    pub fn student_facing(self) -> bool {
+        self == Format::Gradescope
+    }
+
+    /// File name ending for one submission's report in `--out DIR`.
     pub fn extension(self) -> &'static str {
         match self {
             Format::Text => "txt",
             Format::Json => "json",
+            Format::Junit => "junit.xml",
+            Format::Tap => "tap",
+            Format::Gradescope => "gradescope.json",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Tap => "tap",
+            Format::Gradescope => "gradescope",
         }
     }
 }
 
-/// The expected value this audience may see for this check.
-pub fn expected_for(c: &CheckResult, audience: Audience) -> Option<&str> {
-    match audience {
-        Audience::Student => None,
-        Audience::Instructor => c.expected.as_deref(),
-    }
-}
-
+/// What the user asked of every report of a run.
+#[derive(Debug, Clone, Copy)]
 pub struct Options {
-    pub audience: Audience,
+    /// `--audience`, when given; otherwise each format's own default.
+    pub audience: Option<Audience>,
     pub color: bool,
 }
 
+/// How one format shows results: the options resolved for it.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    pub audience: Audience,
+    pub student_facing: bool,
+    pub color: bool,
+}
+
+impl View {
+    pub fn of(format: Format, opts: &Options) -> View {
+        View {
+            audience: opts.audience.unwrap_or(format.default_audience()),
+            student_facing: format.student_facing(),
+            color: opts.color && format == Format::Text,
+        }
+    }
+
+    /// The expected value this view may show for this check.
+    pub fn expected<'c>(&self, c: &'c CheckResult) -> Option<&'c str> {
+        if self.audience == Audience::Student || (c.hidden && self.student_facing) {
+            None
+        } else {
+            c.expected.as_deref()
+        }
+    }
+
+    /// Labelled lines about a check that did not pass, in reading order.
+    pub fn details(&self, c: &CheckResult) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if let Some(p) = &c.place {
+            out.push(("where", p.clone()));
+        }
+        out.push(("why", c.message.clone()));
+        if c.status == Status::Skip {
+            return out;
+        }
+        if let Some(e) = self.expected(c) {
+            out.push(("expected", e.to_string()));
+        }
+        if let Some(f) = &c.found {
+            out.push(("found", f.clone()));
+        }
+        if c.status == Status::Fail {
+            if let Some(h) = &c.hint {
+                out.push(("hint", h.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// One sentence summing up a submission.
+pub fn summary(r: &SubmissionResult) -> String {
+    format!(
+        "Score {}/{}: {} passed, {} failed, {} could not be checked, {} skipped",
+        r.score(),
+        r.max_score(),
+        r.count(Status::Pass),
+        r.count(Status::Fail),
+        r.count(Status::Error),
+        r.count(Status::Skip)
+    )
+}
+
 pub fn render(format: Format, results: &[SubmissionResult], opts: &Options) -> String {
+    let view = View::of(format, opts);
     match format {
-        Format::Text => results.iter().map(|r| text::render(r, opts)).collect::<Vec<_>>().join("\n"),
-        Format::Json => json::render(results, opts),
+        Format::Text => results.iter().map(|r| text::render(r, &view)).collect::<Vec<_>>().join("\n"),
+        Format::Json => json::render(results, &view),
+        Format::Junit => junit::render(results, &view),
+        Format::Tap => tap::render(results, &view),
+        Format::Gradescope => gradescope::render(results, &view),
     }
 }

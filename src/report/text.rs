@@ -2,12 +2,13 @@
 //! pass, where, why, what was found, the hint, and (for instructors) what was expected.
 
 use super::color::{paint, Paint};
-use super::{expected_for, Options};
+use super::View;
 use crate::display::safe;
 use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 
-pub fn render(r: &SubmissionResult, opts: &Options) -> String {
+pub fn render(r: &SubmissionResult, view: &View) -> String {
+    let opts = view;
     let c = opts.color;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", paint(c, Paint::Bold, &safe(&r.lab)), safe(&r.title));
@@ -57,29 +58,13 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
                 field("where:", p);
             }
             field("why:", &message);
-            if let Some(e) = expected_for(ch, opts.audience) {
-                field("expected:", e);
-            }
-            if let Some(f) = &ch.found {
-                field("found:", f);
-            }
-            if let Some(h) = &ch.hint {
-                if ch.status == Status::Fail {
-                    field("hint:", h);
-                }
+            for (name, value) in opts.details(ch).into_iter().skip_while(|(n, _)| *n != "why").skip(1) {
+                field(&format!("{name}:"), &value);
             }
         }
     }
     let _ = writeln!(out);
-    let summary = format!(
-        "Score {}/{}: {} passed, {} failed, {} could not be checked, {} skipped",
-        r.score(),
-        r.max_score(),
-        r.count(Status::Pass),
-        r.count(Status::Fail),
-        r.count(Status::Error),
-        r.count(Status::Skip)
-    );
+    let summary = super::summary(r);
     let p = match r.worst() {
         Status::Pass => Paint::Green,
         Status::Fail => Paint::Red,
@@ -92,4 +77,22 @@ pub fn render(r: &SubmissionResult, opts: &Options) -> String {
 /// The first words of a message, up to its first colon ("could not check").
 fn lead(message: &str) -> &str {
     message.split(':').next().unwrap_or(message)
+}
+
+/// Several submissions: one line each, then the class in one line.
+pub fn table(results: &[SubmissionResult], view: &View) -> String {
+    let c = view.color;
+    let width = results.iter().map(|r| safe(&r.submission).chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for r in results {
+        let (word, p) = match r.worst() {
+            Status::Pass => ("PASS ", Paint::Green),
+            Status::Fail => ("FAIL ", Paint::Red),
+            _ => ("ERROR", Paint::Yellow),
+        };
+        let _ = writeln!(out, "{}  {:width$}  {}", paint(c, p, word), safe(&r.submission), super::summary(r));
+    }
+    let passed = results.iter().filter(|r| r.worst() == Status::Pass).count();
+    let _ = writeln!(out, "\n{} submissions: {passed} with every check passed", results.len());
+    out
 }

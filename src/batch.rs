@@ -1,0 +1,90 @@
+//! Grading many submissions in one run: in parallel across cores, each submission
+//! once, results in the order given; a progress bar only where a person watches.
+
+use crate::grade::Grader;
+use crate::result::SubmissionResult;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Every subdirectory of `parent` (hidden ones aside), sorted by name.
+pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", parent.display()))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// A file-name-safe, unique name per submission (its directory's name).
+pub fn names(dirs: &[PathBuf]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(dirs.len());
+    for d in dirs {
+        let base = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "submission".into());
+        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
+        let clean = if clean.is_empty() || clean.starts_with('.') { format!("_{clean}") } else { clean };
+        let mut name = clean.clone();
+        let mut n = 2;
+        while out.contains(&name) {
+            name = format!("{clean}-{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// A progress bar on a terminal, none in CI logs or pipes.
+fn progress(n: usize) -> Option<ProgressBar> {
+    let watched = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    (watched && n > 1).then(|| {
+        let bar = ProgressBar::new(n as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} graded  {elapsed_precise} {msg}") {
+            bar.set_style(style);
+        }
+        bar
+    })
+}
+
+/// Grade every directory, `jobs` at a time. With `--launch-envoy` each job runs at most
+/// one Envoy at once, so `jobs` also bounds the Envoys running.
+pub fn grade_all(grader: &Grader, dirs: &[PathBuf], jobs: usize) -> Vec<SubmissionResult> {
+    let bar = progress(dirs.len());
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<SubmissionResult>>> = dirs.iter().map(|_| Mutex::new(None)).collect();
+    let workers = jobs.clamp(1, dirs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(dir) = dirs.get(i) else { break };
+                let r = grader.grade(dir);
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            });
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    slots.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_safe_and_unique() {
+        let dirs = vec![PathBuf::from("/a/alice"), PathBuf::from("/b/alice"), PathBuf::from("/c/\u{1b}[31m bob"), PathBuf::from("/d/..x")];
+        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "_..x"]);
+    }
+}

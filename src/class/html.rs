@@ -1,0 +1,316 @@
+//! class.html: one self-contained page for the instructor (inline CSS and SVG, no
+//! script, nothing fetched). Numbers can be read back: rows are `tr[data-step=N]`,
+//! `tr[data-check=ID]`, `tr[data-score=N]` and `tr[data-submission=NAME]`, the summary
+//! is `dd[data-field]`; a cell's `data-field` is its class.json field, and a number
+//! cell's `data-value` is the JSON number (absent when null) whatever the text shows.
+//! Wrong values are `li[data-value][data-count]` in the `wrong_values` cell.
+
+use super::chart::{self, RateBar};
+use super::{CheckStats, ClassStats};
+use std::fmt::{Display, Write};
+
+/// Pass rates from `GOOD` up are good, from `FAIR` up fair, and below that poor.
+pub const GOOD: f64 = 0.8;
+pub const FAIR: f64 = 0.5;
+
+const STYLE: &str = r#"
+:root { --ink: #1f2933; --muted: #66727f; --line: #e3e7eb; --bg: #f6f7f9; --bar: #4a78b8;
+  --good: #2f8f46; --fair: #d99a00; --poor: #c8372d; --none: #9aa3ad; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+header, main, footer { max-width: 1040px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 28px; }
+h1 { margin: 0; font-size: 26px; }
+h1 .title { display: block; font-size: 17px; font-weight: normal; color: var(--muted); }
+h2 { margin: 0 0 14px; font-size: 19px; }
+h3 { margin: 26px 0 8px; font-size: 16px; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 20px 24px; margin: 20px 0; }
+dl.summary { display: flex; flex-wrap: wrap; gap: 12px; margin: 18px 0 0; }
+dl.summary div { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 8px 18px; min-width: 120px; }
+dt { font-size: 12px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+dd { margin: 0; font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
+table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 600; }
+tbody tr:hover { background: #fafbfc; }
+.n { text-align: right; white-space: nowrap; }
+td.rate { font-weight: 600; }
+td.good, .badge.good { color: var(--good); } td.fair, .badge.fair { color: #9a6b00; }
+td.poor, .badge.poor { color: var(--poor); } td.none, .badge.none { color: var(--none); }
+.badge { font-size: 13px; font-weight: 600; margin-left: 8px; }
+code { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f0f2f5;
+  padding: 1px 5px; border-radius: 4px; }
+.wrong { width: 32%; } .values code { overflow-wrap: anywhere; }
+div.muted { font-size: 13px; margin-top: 2px; }
+ol.values { margin: 0; padding: 0; list-style: none; }
+ol.values li { margin: 1px 0; }
+.times { color: var(--muted); font-size: 13px; margin-left: 6px; white-space: nowrap; }
+.muted, em { color: var(--muted); }
+.legend { font-size: 13px; color: var(--muted); margin: 4px 0 12px; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 4px 0 12px; }
+svg { display: block; width: 100%; height: auto; }
+svg text { font-size: 12px; fill: var(--ink); font-family: inherit; }
+svg text.muted { fill: var(--muted); }
+svg .axis { stroke: #9aa3ad; } svg .grid { stroke: var(--line); stroke-dasharray: 3 3; }
+svg .bar { fill: var(--bar); }
+svg .good, .swatch.good { fill: var(--good); background: var(--good); }
+svg .fair, .swatch.fair { fill: var(--fair); background: var(--fair); }
+svg .poor, .swatch.poor { fill: var(--poor); background: var(--poor); }
+details summary { cursor: pointer; font-weight: 600; }
+footer { color: var(--muted); font-size: 13px; padding-bottom: 32px; }
+"#;
+
+pub fn render(s: &ClassStats) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}: class statistics</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        esc(&s.lab),
+    );
+    header(&mut out, s);
+    out.push_str("<main>\n");
+    if s.submissions == 0 {
+        out.push_str("<section><p class=\"muted\">No submissions.</p></section>\n");
+    } else {
+        distribution(&mut out, s);
+        rates(&mut out, s);
+        steps(&mut out, s);
+        checks(&mut out, s);
+        submissions(&mut out, s);
+    }
+    out.push_str(
+        "</main>\n<footer>Made by labcheck. A pass rate is passed / (passed + failed + errors): a skipped \
+         check was not graded. A wrong value is what a failed check found, or its message when nothing \
+         was found.</footer>\n</body>\n</html>\n",
+    );
+    out
+}
+
+fn header(out: &mut String, s: &ClassStats) {
+    let _ = write!(out, "<header>\n<h1>{}<span class=\"title\">{}</span></h1>\n<dl class=\"summary\">\n", esc(&s.lab), esc(&s.title));
+    let items = [
+        ("Submissions", number("dd", "submissions", Some(s.submissions))),
+        ("Max score", number("dd", "max_score", Some(s.max_score))),
+        ("Mean", number("dd", "mean", s.scores.mean)),
+        ("Median", number("dd", "median", s.scores.median)),
+        ("Min", number("dd", "min", s.scores.min)),
+        ("Max", number("dd", "max", s.scores.max)),
+    ];
+    for (name, dd) in items {
+        let _ = writeln!(out, "<div><dt>{name}</dt>{dd}</div>");
+    }
+    out.push_str("</dl>\n</header>\n");
+}
+
+fn distribution(out: &mut String, s: &ClassStats) {
+    let _ = write!(out, "<section id=\"distribution\">\n<h2>Score distribution</h2>\n{}\n", chart::distribution(&s.scores, s.max_score));
+    table_head(out, "Submissions per score", &[("Score", "n"), ("Submissions", "n")]);
+    for d in &s.scores.distribution {
+        let _ = writeln!(out, "<tr data-score=\"{}\">{}{}</tr>", d.score, number("td", "score", Some(d.score)), number("td", "count", Some(d.count)));
+    }
+    out.push_str("</tbody></table></details>\n</section>\n");
+}
+
+fn rates(out: &mut String, s: &ClassStats) {
+    let steps: Vec<RateBar> = s
+        .steps
+        .iter()
+        .map(|st| RateBar {
+            label: step_name(st.step, &st.title),
+            tip: format!("{}: {} of {} graded checks passed", step_name(st.step, &st.title), st.passed, st.graded),
+            rate: st.pass_rate,
+        })
+        .collect();
+    let checks: Vec<RateBar> = s
+        .checks
+        .iter()
+        .map(|c| RateBar {
+            label: c.id.clone(),
+            tip: format!("{} ({}): {} of {} graded passed, {} skipped", c.id, c.title, c.passed, graded(c), c.skipped),
+            rate: c.pass_rate,
+        })
+        .collect();
+    let (good, fair) = (format!("{:.0}%", GOOD * 100.0), format!("{:.0}%", FAIR * 100.0));
+    let legend = format!(
+        "<p class=\"legend\">Pass rate:<span class=\"swatch good\"></span>{good} and up\
+         <span class=\"swatch fair\"></span>{fair} to {good}<span class=\"swatch poor\"></span>below {fair}</p>"
+    );
+    let _ = write!(
+        out,
+        "<section id=\"rates\">\n<h2>Pass rate per step</h2>\n{legend}\n{}\n<h2>Pass rate per check</h2>\n{}\n</section>\n",
+        chart::rates(&steps, "Pass rate per step"),
+        chart::rates(&checks, "Pass rate per check"),
+    );
+}
+
+fn steps(out: &mut String, s: &ClassStats) {
+    out.push_str("<section id=\"steps\">\n<h2>Steps</h2>\n<table>\n<thead><tr><th class=\"n\">Step</th><th>Title</th>\
+                  <th class=\"n\">Passed</th><th class=\"n\">Graded</th><th class=\"n\">Pass rate</th>\
+                  <th class=\"n\">Mean score</th><th class=\"n\">Max score</th></tr></thead>\n<tbody>\n");
+    for st in &s.steps {
+        let _ = writeln!(
+            out,
+            "<tr data-step=\"{}\">{}{}{}{}{}{}{}</tr>",
+            st.step,
+            number("td", "step", Some(st.step)),
+            cell("td", "", "title", None, &esc(&st.title)),
+            number("td", "passed", Some(st.passed)),
+            number("td", "graded", Some(st.graded)),
+            rate(st.pass_rate),
+            number("td", "mean_score", Some(st.mean_score)),
+            number("td", "max_score", Some(st.max_score)),
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+fn checks(out: &mut String, s: &ClassStats) {
+    out.push_str("<section id=\"checks\">\n<h2>Checks</h2>\n");
+    for st in &s.steps {
+        let _ = writeln!(
+            out,
+            "<h3>{}<span class=\"badge {}\">{}</span></h3>\n<table>\n<thead><tr><th>Check</th>\
+             <th class=\"n\">Passed</th><th class=\"n\">Failed</th><th class=\"n\">Errors</th><th class=\"n\">Skipped</th>\
+             <th class=\"n\">Pass rate</th><th class=\"wrong\">Most common wrong values</th></tr></thead>\n<tbody>",
+            esc(&step_name(st.step, &st.title)),
+            band(st.pass_rate),
+            percent(st.pass_rate),
+        );
+        for c in s.checks.iter().filter(|c| c.step == st.step) {
+            check_row(out, c);
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+fn check_row(out: &mut String, c: &CheckStats) {
+    let mut wrong = String::new();
+    for w in &c.wrong_values {
+        // An empty answer would be an invisible box.
+        let shown = if w.value.is_empty() { "<em>(empty)</em>".to_string() } else { format!("<code>{}</code>", esc(&w.value)) };
+        let _ = write!(wrong, "<li data-value=\"{}\" data-count=\"{}\">{shown}<span class=\"times\">× {}</span></li>", esc(&w.value), w.count, w.count);
+    }
+    let wrong = if wrong.is_empty() { "<span class=\"muted\">—</span>".to_string() } else { format!("<ol class=\"values\">{wrong}</ol>") };
+    let _ = writeln!(
+        out,
+        "<tr data-check=\"{id}\" data-step=\"{}\"><td><code data-field=\"id\">{id}</code>{}</td>{}{}{}{}{}{}</tr>",
+        c.step,
+        cell("div", "muted", "title", None, &esc(&c.title)),
+        number("td", "passed", Some(c.passed)),
+        number("td", "failed", Some(c.failed)),
+        number("td", "errors", Some(c.errors)),
+        number("td", "skipped", Some(c.skipped)),
+        rate(c.pass_rate),
+        cell("td", "wrong", "wrong_values", None, &wrong),
+        id = esc(&c.id),
+    );
+}
+
+fn submissions(out: &mut String, s: &ClassStats) {
+    out.push_str("<section id=\"submissions\">\n");
+    table_head(out, &format!("Scores per submission ({})", s.submissions), &[("Submission", ""), ("Score", "n"), ("Max score", "n")]);
+    for sub in &s.submission_scores {
+        let _ = writeln!(
+            out,
+            "<tr data-submission=\"{}\">{}{}{}</tr>",
+            esc(&sub.name),
+            cell("td", "", "name", None, &esc(&sub.name)),
+            number("td", "score", Some(sub.score)),
+            number("td", "max_score", Some(sub.max_score)),
+        );
+    }
+    out.push_str("</tbody></table></details>\n</section>\n");
+}
+
+/// A table folded under `summary`, open up to its body.
+fn table_head(out: &mut String, summary: &str, columns: &[(&str, &str)]) {
+    let _ = write!(out, "<details>\n<summary>{}</summary>\n<table>\n<thead><tr>", esc(summary));
+    for (name, class) in columns {
+        let _ = write!(out, "<th class=\"{class}\">{name}</th>");
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+}
+
+fn step_name(step: u32, title: &str) -> String {
+    if title.is_empty() { format!("Step {step}") } else { format!("Step {step}: {title}") }
+}
+
+fn graded(c: &CheckStats) -> usize {
+    c.passed + c.failed + c.errors
+}
+
+/// `shown` is HTML already; `value`, when given, becomes `data-value`.
+fn cell(tag: &str, class: &str, field: &str, value: Option<String>, shown: &str) -> String {
+    let class = if class.is_empty() { String::new() } else { format!(" class=\"{class}\"") };
+    let value = value.map(|v| format!(" data-value=\"{}\"", esc(&v))).unwrap_or_default();
+    format!("<{tag}{class} data-field=\"{field}\"{value}>{shown}</{tag}>")
+}
+
+/// A number as JSON writes it, or a dash for null.
+fn number<T: Display>(tag: &str, field: &str, value: Option<T>) -> String {
+    let text = value.map(|v| v.to_string());
+    cell(tag, "n", field, text.clone(), text.as_deref().unwrap_or("—"))
+}
+
+fn rate(r: Option<f64>) -> String {
+    cell("td", &format!("n rate {}", band(r)), "pass_rate", r.map(|r| r.to_string()), &percent(r))
+}
+
+/// The CSS class of a pass rate's colour.
+pub fn band(rate: Option<f64>) -> &'static str {
+    match rate {
+        None => "none",
+        Some(r) if r >= GOOD => "good",
+        Some(r) if r >= FAIR => "fair",
+        Some(_) => "poor",
+    }
+}
+
+pub fn percent(rate: Option<f64>) -> String {
+    rate.map(|r| format!("{:.1}%", r * 100.0)).unwrap_or_else(|| "—".into())
+}
+
+/// Safe in text and in quoted attributes alike.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::class::stats::tests::{batch, check, result};
+    use crate::result::Status;
+
+    #[test]
+    fn escapes_the_five() {
+        assert_eq!(esc(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    }
+
+    #[test]
+    fn bands_at_their_edges() {
+        assert_eq!([band(Some(0.8)), band(Some(0.7999)), band(Some(0.5)), band(Some(0.4999)), band(None)], ["good", "fair", "fair", "poor", "none"]);
+    }
+
+    #[test]
+    fn a_hostile_id_and_value_stay_text() {
+        let s = batch(&[result(vec![check("x\"><b>", 1, Status::Fail, 0, 1, Some("<i>'"))])]);
+        let page = render(&s);
+        assert!(!page.contains("<b>") && !page.contains("<i>"), "{page}");
+        assert!(page.contains("data-check=\"x&quot;&gt;&lt;b&gt;\""));
+    }
+}

@@ -1,0 +1,123 @@
+//! Each CI format holds what its readers expect, and agrees with the JSON contract.
+
+mod common;
+use common::*;
+use quick_xml::events::Event;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A broken copy with a failure, an error (Envoy missing) and skips (no live checks).
+fn graded(format: &str, audience: &str) -> (String, Graded) {
+    let c = Copy::sample();
+    c.edit("03-mesh.txt", "ca_addr_same=yes", "ca_addr_same=no");
+    let args = ["--envoy", "/nonexistent/envoy", "--no-live"];
+    let json = c.grade().args(&args).run();
+    let out = c.grade().args(&args).text().args(&["--format", format, "--audience", audience]).run();
+    (out.stdout, json)
+}
+
+fn counts(json: &Graded) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for c in json.checks() {
+        *m.entry(c["status"].as_str().unwrap().to_string()).or_default() += 1;
+    }
+    m
+}
+
+#[test]
+fn junit_is_well_formed_and_counts_agree() {
+    let (xml, json) = graded("junit", "instructor");
+    let n = counts(&json);
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let (mut cases, mut failures, mut errors, mut skipped) = (0, 0, 0, 0);
+    let mut suite_attrs = BTreeMap::new();
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                "testcase" => cases += 1,
+                "failure" => failures += 1,
+                "error" => errors += 1,
+                "skipped" => skipped += 1,
+                "testsuite" => {
+                    for a in e.attributes().flatten() {
+                        suite_attrs.insert(a.key.as_ref().to_string(), a.value.to_string());
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    assert_eq!(cases, json.checks().len());
+    assert_eq!(failures, n["fail"]);
+    assert_eq!(errors, n["error"]);
+    assert_eq!(skipped, n["skip"]);
+    for k in ["name", "tests", "failures", "errors", "skipped", "time"] {
+        assert!(suite_attrs.contains_key(k), "testsuite has no {k}: {suite_attrs:?}");
+    }
+    assert_eq!(suite_attrs["failures"], n["fail"].to_string());
+    assert!(xml.contains(r#"<testcase name="mesh.ca_addr_same: ca_addr_same= says whether discoveryAddress and CA_ADDR are identical" classname="ist2-boot.step3">"#));
+}
+
+#[test]
+fn tap_14_plan_and_points_agree() {
+    let (tap, json) = graded("tap", "instructor");
+    let n = counts(&json);
+    let lines: Vec<&str> = tap.lines().collect();
+    assert_eq!(lines[0], "TAP version 14");
+    assert_eq!(lines[1], format!("1..{}", json.checks().len()));
+    let not_ok = lines.iter().filter(|l| l.starts_with("not ok ")).count();
+    let skips = lines.iter().filter(|l| l.starts_with("ok ") && l.contains(" # SKIP ")).count();
+    assert_eq!(not_ok, n["fail"] + n["error"]);
+    assert_eq!(skips, n["skip"]);
+    // The YAML block under a failure parses and carries the details.
+    let start = lines.iter().position(|l| l.starts_with("not ok") && l.contains("mesh.ca_addr_same")).unwrap();
+    assert_eq!(lines[start + 1], "  ---");
+    let end = start + lines[start..].iter().position(|l| *l == "  ...").unwrap();
+    let block: String = lines[start + 2..end].iter().map(|l| format!("{}\n", &l[2..])).collect();
+    let y: serde_yaml::Value = serde_yaml::from_str(&block).unwrap();
+    assert_eq!(y["severity"], "fail");
+    assert_eq!(y["expected"], "yes");
+    assert_eq!(y["found"], "no");
+}
+
+#[test]
+fn gradescope_uses_its_own_field_names() {
+    let (out, json) = graded("gradescope", "student");
+    let g: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(g["score"], json.report()["score"]);
+    assert!(g["execution_time"].is_number());
+    assert!(g["output"].as_str().unwrap().starts_with("Score "));
+    let tests = g["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), json.checks().len());
+    for t in tests {
+        for k in ["name", "number", "score", "max_score", "status", "output", "visibility"] {
+            assert!(t.get(k).is_some(), "test without {k}: {t}");
+        }
+        assert!(t["number"].is_string());
+        assert!(t["status"] == "passed" || t["status"] == "failed");
+    }
+    let t = tests.iter().find(|t| t["name"].as_str().unwrap().starts_with("mesh.ca_addr_same")).unwrap();
+    assert_eq!(t["status"], "failed");
+    assert_eq!(t["score"], 0);
+    assert!(t["output"].as_str().unwrap().contains("found: no"));
+    assert!(!t["output"].as_str().unwrap().contains("expected:"));
+}
+
+#[test]
+fn several_reports_in_one_run() {
+    let out = tempfile::tempdir().unwrap();
+    let f = |n: &str| out.path().join(n);
+    let g = Grade::sample()
+        .no_envoy()
+        .args(&["--report-junit", f("r.xml").to_str().unwrap(), "--report-tap", f("r.tap").to_str().unwrap()])
+        .args(&["--report-gradescope", f("results.json").to_str().unwrap(), "--report-text", f("r.txt").to_str().unwrap()])
+        .run();
+    assert_eq!(g.code, Some(0));
+    assert!(std::fs::read_to_string(f("r.xml")).unwrap().starts_with("<?xml"));
+    assert!(std::fs::read_to_string(f("r.tap")).unwrap().starts_with("TAP version 14"));
+    assert!(std::fs::read_to_string(f("r.txt")).unwrap().contains("Score 74/74"));
+    let gs: Value = serde_json::from_str(&std::fs::read_to_string(f("results.json")).unwrap()).unwrap();
+    assert_eq!(gs["score"], 74);
+}
