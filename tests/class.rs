@@ -184,7 +184,7 @@ fn the_files_agree() {
     let want = json["scores"]["distribution"].as_array().unwrap().iter().map(|d| (d["score"].to_string(), d["count"].to_string()));
     assert!(bars.eq(want));
 
-    let rows: Vec<_> = page.select(&sel("tr[data-step]:not([data-check])")).collect();
+    let rows: Vec<_> = page.select(&sel("tr[data-step]")).collect();
     assert_eq!(rows.len(), 2);
     for (row, st) in rows.into_iter().zip(json["steps"].as_array().unwrap()) {
         assert_eq!(row.attr("data-step").unwrap(), st["step"].to_string());
@@ -192,11 +192,16 @@ fn the_files_agree() {
         assert_fields(row, st, &["step", "passed", "graded", "pass_rate", "mean_score", "max_score"]);
     }
 
-    let rows: Vec<_> = page.select(&sel("tr[data-check]")).collect();
+    let check_row = sel("tr[data-check]");
+    let rows: Vec<_> = page
+        .select(&sel("table[data-checks-of]"))
+        .flat_map(|t| t.select(&check_row).map(move |r| (t.attr("data-checks-of").unwrap(), r)))
+        .collect();
     assert_eq!(rows.len(), json["checks"].as_array().unwrap().len());
-    for (row, c) in rows.into_iter().zip(json["checks"].as_array().unwrap()) {
+    for ((step, row), c) in rows.into_iter().zip(json["checks"].as_array().unwrap()) {
         assert_eq!(row.attr("data-check").unwrap(), c["id"].as_str().unwrap());
-        assert_eq!(row.attr("data-step").unwrap(), c["step"].to_string());
+        assert_eq!(text_of(row, "id"), c["id"].as_str().unwrap());
+        assert_eq!(step, c["step"].to_string());
         assert_eq!(text_of(row, "title"), c["title"].as_str().unwrap());
         assert_fields(row, c, &["passed", "failed", "errors", "skipped", "pass_rate"]);
         let wrong: Vec<Value> = row

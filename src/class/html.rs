@@ -1,9 +1,10 @@
 //! class.html: one self-contained page for the instructor (inline CSS and SVG, no
 //! script, nothing fetched). Numbers can be read back: rows are `tr[data-step=N]`,
-//! `tr[data-check=ID]`, `tr[data-score=N]` and `tr[data-submission=NAME]`, the summary
-//! is `dd[data-field]`; a cell's `data-field` is its class.json field, and a number
-//! cell's `data-value` is the JSON number (absent when null) whatever the text shows.
-//! Wrong values are `li[data-value][data-count]` in the `wrong_values` cell.
+//! `tr[data-check=ID]` (in `table[data-checks-of=STEP]`), `tr[data-score=N]` and
+//! `tr[data-submission=NAME]`, the summary is `dl.summary dd[data-field]`; an element's
+//! `data-field` is its class.json field, and a number's `data-value` is the JSON number
+//! (absent when null) whatever the text shows. Wrong values are
+//! `li[data-value][data-count]` in the `wrong_values` cell, in order.
 
 use super::chart::{self, RateBar};
 use super::{CheckStats, ClassStats};
@@ -172,12 +173,13 @@ fn checks(out: &mut String, s: &ClassStats) {
     for st in &s.steps {
         let _ = writeln!(
             out,
-            "<h3>{}<span class=\"badge {}\">{}</span></h3>\n<table>\n<thead><tr><th>Check</th>\
+            "<h3>{}<span class=\"badge {}\">{}</span></h3>\n<table data-checks-of=\"{}\">\n<thead><tr><th>Check</th>\
              <th class=\"n\">Passed</th><th class=\"n\">Failed</th><th class=\"n\">Errors</th><th class=\"n\">Skipped</th>\
              <th class=\"n\">Pass rate</th><th class=\"wrong\">Most common wrong values</th></tr></thead>\n<tbody>",
             esc(&step_name(st.step, &st.title)),
             band(st.pass_rate),
             percent(st.pass_rate),
+            st.step,
         );
         for c in s.checks.iter().filter(|c| c.step == st.step) {
             check_row(out, c);
@@ -197,8 +199,7 @@ fn check_row(out: &mut String, c: &CheckStats) {
     let wrong = if wrong.is_empty() { "<span class=\"muted\">—</span>".to_string() } else { format!("<ol class=\"values\">{wrong}</ol>") };
     let _ = writeln!(
         out,
-        "<tr data-check=\"{id}\" data-step=\"{}\"><td><code data-field=\"id\">{id}</code>{}</td>{}{}{}{}{}{}</tr>",
-        c.step,
+        "<tr data-check=\"{id}\"><td><code data-field=\"id\">{id}</code>{}</td>{}{}{}{}{}{}</tr>",
         cell("div", "muted", "title", None, &esc(&c.title)),
         number("td", "passed", Some(c.passed)),
         number("td", "failed", Some(c.failed)),

@@ -66,6 +66,13 @@ impl Grade {
         Grade::new(sample())
     }
 
+    /// Every subdirectory of `parent`, with `--batch`.
+    pub fn batch(parent: impl AsRef<Path>) -> Grade {
+        let mut g = Grade::new(parent.as_ref());
+        g.dirs.clear();
+        g.args(&["--batch", parent.as_ref().to_str().unwrap()])
+    }
+
     pub fn also(mut self, dir: impl AsRef<Path>) -> Grade {
         self.dirs.push(dir.as_ref().to_path_buf());
         self
