@@ -6,11 +6,24 @@ use serde_json::Value;
 /// Longest value shown, in characters.
 pub const MAX_SHOWN: usize = 240;
 
-/// A value as a student would write it: strings bare, anything else as compact JSON.
+/// A value as a student would write it: strings bare, anything else as compact JSON
+/// with keys sorted (key order never matters here, and Envoy's varies run to run).
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => serde_json::to_string(other).unwrap_or_default(),
+        other => serde_json::to_string(&sorted(other)).unwrap_or_default(),
+    }
+}
+
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
     }
 }
 

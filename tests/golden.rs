@@ -43,7 +43,16 @@ fn golden(case: &str, submission: &Path, grade: impl Fn() -> Grade) {
         let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
             panic!("no golden file {} (exit code {code}); run `make bless` if the change is deliberate", path.display())
         });
-        assert_eq!(got, want, "{case} as {format} differs from {}; run `make bless` if the change is deliberate", path.display());
+        if got != want {
+            let at = got.lines().zip(want.lines()).position(|(g, w)| g != w).unwrap_or(got.lines().count().min(want.lines().count()));
+            panic!(
+                "{case} as {format} differs from {} at line {}:\n  now:    {}\n  golden: {}\nrun `make bless` if the change is deliberate",
+                path.display(),
+                at + 1,
+                got.lines().nth(at).unwrap_or("(end)"),
+                want.lines().nth(at).unwrap_or("(end)")
+            );
+        }
     }
 }
 
