@@ -103,18 +103,23 @@ fn grade(args: GradeArgs) -> u8 {
     let results = batch::grade_all(&grader, &dirs, jobs);
 
     let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
-    let out = if results.len() > 1 && args.format == report::Format::Text {
-        report::text::table(&results, &report::View::of(report::Format::Text, &ropts))
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    // A closed pipe (`| head`) is not the grader's failure.
+    let _ = if results.len() > 1 && args.format == report::Format::Text {
+        stdout.write_all(report::text::table(&results, &report::View::of(report::Format::Text, &ropts)).as_bytes())
     } else {
-        report::render(args.format, &results, &ropts)
+        report::write(args.format, &results, &ropts, &mut stdout)
     };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
     let _ = stdout.flush();
+    drop(stdout);
 
     let file_opts = report::Options { color: false, ..ropts };
     for (format, path) in args.report_files() {
-        if let Err(e) = std::fs::write(&path, report::render(format, &results, &file_opts)) {
+        let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {
+            report::write(format, &results, &file_opts, &mut f)?;
+            f.flush()
+        });
+        if let Err(e) = written {
             return fail(format!("cannot write {}: {e}", path.display()));
         }
     }

@@ -47,6 +47,8 @@ pub struct Env<'s> {
     /// Why a variable has no value, if it has none.
     missing: Vec<Option<Unavailable>>,
     jaq: Vec<Val>,
+    /// `jaq` as the one array expressions read; remade after a change.
+    vars: std::cell::OnceCell<Val>,
     /// Whether the value comes (partly) from the submission.
     student: Vec<bool>,
 }
@@ -58,6 +60,7 @@ impl<'s> Env<'s> {
             spec,
             missing: (0..n).map(|_| Some(Unavailable::grader("not computed"))).collect(),
             jaq: vec![Val::Null; n],
+            vars: std::cell::OnceCell::new(),
             student: vec![false; n],
         }
     }
@@ -70,6 +73,7 @@ impl<'s> Env<'s> {
     /// [`Env::set`] with the value in jaq's form (lab files are converted once a run).
     pub fn set_jaq(&mut self, name: &str, value: Result<Val, Unavailable>, from_submission: bool) {
         if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
+            self.vars.take();
             match value {
                 Ok(v) => {
                     self.jaq[i] = v;
@@ -127,7 +131,8 @@ impl<'s> Env<'s> {
             return Err(u.clone());
         }
         let j = |v: Option<&Value>| v.map(convert::to_jaq).unwrap_or(Val::Null);
-        Ok(self.spec.program.run(id, &self.jaq, input, j(found), j(expected)))
+        let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
+        Ok(self.spec.program.run(id, vars, input, j(found), j(expected)))
     }
 
     /// Run an expression for its value; no output or a jq error make it unavailable,

@@ -2,7 +2,9 @@
 //!
 //! Compiling jaq's standard library costs far more than any one expression, so all
 //! expressions become definitions of a single program and a hidden variable picks the
-//! one to run. Errors are mapped back to the expression they came from.
+//! one to run. The spec's variables travel as one array, and each expression binds
+//! only those it uses: a run then sets up four variables, not one per spec variable.
+//! Errors are mapped back to the expression they came from.
 
 pub mod convert;
 
@@ -45,6 +47,8 @@ pub struct Program {
 pub const FOUND: &str = "found";
 pub const EXPECTED: &str = "expected";
 const PICK: &str = "__pick";
+/// All spec variables, as one array in the order of `Program::globals`.
+const VARS: &str = "__vars";
 
 #[derive(Default)]
 pub struct ProgramBuilder {
@@ -59,19 +63,15 @@ impl ProgramBuilder {
 
     /// Compile all expressions at once. `globals` are the spec's variable names (no `$`).
     pub fn build(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
-        let mut names: Vec<String> = globals.to_vec();
-        names.push(FOUND.into());
-        names.push(EXPECTED.into());
-        names.push(PICK.into());
+        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
+        let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
 
-        let (code, starts) = assemble(defs, &self.exprs);
+        let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
-            Ok(filter) => {
-                let deps = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
-                Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() })
-            }
+            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
             // Only on failure: compile each expression alone, so every error names its own.
-            Err(whole) => Err(self.locate_errors(defs, &names, &starts, whole)),
+            Err(whole) => Err(self.locate_errors(defs, &names, &prefixes, &starts, whole)),
         }
     }
 
@@ -79,14 +79,15 @@ impl ProgramBuilder {
         &self,
         defs: &str,
         names: &[String],
+        prefixes: &[String],
         starts: &[usize],
         whole: Vec<(usize, String)>,
     ) -> Vec<ExprError> {
         let mut errors = Vec::new();
         for (i, e) in self.exprs.iter().enumerate() {
-            let alone = format!("{defs}\n{}", e.code);
+            let alone = format!("{defs}\n{}{}", prefixes[i], e.code);
             if let Err(errs) = compile(&alone, names) {
-                let base = defs.len() + 1;
+                let base = defs.len() + 1 + prefixes[i].len();
                 for (off, message) in errs {
                     let offset = off.checked_sub(base).filter(|o| *o <= e.code.len());
                     errors.push(ExprError { expr: i, offset, message });
@@ -104,13 +105,18 @@ impl ProgramBuilder {
     }
 }
 
+/// `$__vars[3] as $proxy | ...`: the spec variables one expression uses.
+fn bindings(deps: &BTreeSet<usize>, globals: &[String]) -> String {
+    deps.iter().map(|d| format!("${VARS}[{d}] as ${} | ", globals[*d])).collect()
+}
+
 /// The combined program: spec defs, one `def` per expression, and a dispatch on `$__pick`.
-fn assemble(defs: &str, exprs: &[ExprSrc]) -> (String, Vec<usize>) {
+fn assemble(defs: &str, exprs: &[ExprSrc], prefixes: &[String]) -> (String, Vec<usize>) {
     let mut code = String::from(defs);
     code.push('\n');
     let mut starts = Vec::with_capacity(exprs.len());
     for (i, e) in exprs.iter().enumerate() {
-        let _ = std::fmt::Write::write_fmt(&mut code, format_args!("def __e{i}: ("));
+        let _ = std::fmt::Write::write_fmt(&mut code, format_args!("def __e{i}: {}(", prefixes[i]));
         starts.push(code.len());
         code.push_str(&e.code);
         code.push_str("\n);\n");
@@ -239,14 +245,16 @@ impl Program {
         &self.globals
     }
 
-    /// Run an expression and keep its first output. `vars` holds one value per global,
-    /// in order; `found` and `expected` fill the reserved variables.
-    pub fn run(&self, id: ExprId, vars: &[Val], input: Val, found: Val, expected: Val) -> Outcome {
-        let mut all: Vec<Val> = Vec::with_capacity(vars.len() + 3);
-        all.extend_from_slice(vars);
-        all.push(found);
-        all.push(expected);
-        all.push(Val::from(id.0 as isize));
+    /// The array [`Program::run`] takes, from one value per global.
+    pub fn vars(values: &[Val]) -> Val {
+        values.iter().cloned().collect()
+    }
+
+    /// Run an expression and keep its first output. `vars` is an array with one value
+    /// per global, in order (see [`Program::vars`]); `found` and `expected` fill the
+    /// reserved variables.
+    pub fn run(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
+        let all = [vars.clone(), found, expected, Val::from(id.0 as isize)];
         let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new(all));
         let mut outputs = self.filter.id.run((ctx, input));
         match outputs.next() {
@@ -282,7 +290,7 @@ mod tests {
     #[test]
     fn each_expression_runs_on_its_own() {
         let (p, ids) = program(&["$a | twice", "$b + 1", "empty", "error(\"nope\")"], &["a", "b"]);
-        let vars = [Val::from(3isize), Val::from(10isize)];
+        let vars = Program::vars(&[Val::from(3isize), Val::from(10isize)]);
         let run = |i: usize| p.run(ids[i], &vars, Val::Null, Val::Null, Val::Null);
         assert_eq!(value(run(0)), json!(6));
         assert_eq!(value(run(1)), json!(11));
@@ -312,6 +320,6 @@ mod tests {
     #[test]
     fn halt_is_an_error_not_an_exit() {
         let (p, ids) = program(&["halt"], &[]);
-        assert!(matches!(p.run(ids[0], &[], Val::Null, Val::Null, Val::Null), Outcome::Error(_)));
+        assert!(matches!(p.run(ids[0], &Program::vars(&[]), Val::Null, Val::Null, Val::Null), Outcome::Error(_)));
     }
 }

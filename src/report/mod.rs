@@ -136,6 +136,29 @@ pub fn summary(r: &SubmissionResult) -> String {
     )
 }
 
+/// Write a report; JSON reports of many submissions are streamed one object at a
+/// time rather than built whole (a class of 1000 makes tens of megabytes).
+pub fn write(format: Format, results: &[SubmissionResult], opts: &Options, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let view = View::of(format, opts);
+    let object = match format {
+        Format::Json => json::object,
+        Format::Gradescope => gradescope::object,
+        _ => return out.write_all(render(format, results, opts).as_bytes()),
+    };
+    if let [one] = results {
+        serde_json::to_writer_pretty(&mut *out, &object(one, &view))?;
+        return out.write_all(b"\n");
+    }
+    out.write_all(b"[\n")?;
+    for (i, r) in results.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",\n")?;
+        }
+        serde_json::to_writer_pretty(&mut *out, &object(r, &view))?;
+    }
+    out.write_all(b"\n]\n")
+}
+
 pub fn render(format: Format, results: &[SubmissionResult], opts: &Options) -> String {
     let view = View::of(format, opts);
     match format {
