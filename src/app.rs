@@ -123,11 +123,10 @@ fn grade(args: GradeArgs) -> u8 {
             return fail(format!("cannot write {}: {e}", path.display()));
         }
     }
-    if let Some(dir) = &args.out {
-        if let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
+    if let Some(dir) = &args.out
+        && let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
             return fail(format!("cannot write into {}: {e}", dir.display()));
         }
-    }
     exit::for_results(&results)
 }
 

@@ -13,6 +13,8 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+// Parsed once per run; the size difference between subcommands costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Grade one or more submission directories.
     Grade(GradeArgs),

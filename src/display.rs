@@ -36,14 +36,12 @@ pub fn safe(s: &str) -> String {
 /// [`safe`], cut at `max` characters.
 pub fn safe_max(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max + 16));
-    let mut shown = 0usize;
     let total = s.chars().count();
-    for c in s.chars() {
+    for (shown, c) in s.chars().enumerate() {
         if shown >= max {
             out.push_str(&format!("… ({} more characters)", total - shown));
             break;
         }
-        shown += 1;
         match c {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),

@@ -78,15 +78,14 @@ fn walk(e: &Value, f: &Value, subset: bool, path: &mut String) -> Option<Diff> {
                     return r;
                 }
             }
-            if !subset {
-                if let Some(k) = fm.keys().find(|k| !em.contains_key(*k)) {
+            if !subset
+                && let Some(k) = fm.keys().find(|k| !em.contains_key(*k)) {
                     let len = path.len();
                     push_key(path, k);
                     let r = here(path, What::Unexpected);
                     path.truncate(len);
                     return r;
                 }
-            }
             None
         }
         (Value::Array(ea), Value::Array(fa)) => {

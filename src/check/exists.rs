@@ -8,10 +8,9 @@ pub fn run(cx: &Cx) -> Verdict {
     if let Err(m) = a.text() {
         return Verdict::fail(m);
     }
-    if a.has_data_format() {
-        if let Err(m) = a.data() {
+    if a.has_data_format()
+        && let Err(m) = a.data() {
             return Verdict::fail(m);
         }
-    }
     Verdict::pass()
 }

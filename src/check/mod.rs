@@ -96,6 +96,8 @@ macro_rules! need {
 pub(crate) use need;
 
 /// An expected value from the environment, or the verdict that it is unavailable.
+// A verdict is built once per check; boxing it would buy nothing.
+#[allow(clippy::result_large_err)]
 pub fn expected(cx: &Cx, id: crate::jq::ExprId) -> Result<Value, Verdict> {
     cx.env.eval(id, jaq_json::Val::Null, None, None).map_err(|u| Verdict::unavailable(&u))
 }

@@ -7,6 +7,7 @@ use crate::spec::Want;
 use regex::RegexBuilder;
 use serde_json::Value;
 
+#[allow(clippy::result_large_err)]
 fn normalised(cx: &Cx) -> Result<String, Verdict> {
     cx.artifact.text().map(|t| t.replace("\r\n", "\n")).map_err(Verdict::fail)
 }

@@ -93,19 +93,17 @@ impl<'s> Env<'s> {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
             let value = self.eval_jaq(l.expr, Val::Null, None, None).map_err(|mut u| {
-                if u.message.starts_with(NO_VALUE) {
-                    if let Some(m) = &l.missing {
+                if u.message.starts_with(NO_VALUE)
+                    && let Some(m) = &l.missing {
                         u.message = m.clone();
                     }
-                }
-                if let Some(b) = l.blame {
-                    if u.blame != Blame::Skip {
+                if let Some(b) = l.blame
+                    && u.blame != Blame::Skip {
                         u.blame = match b {
                             BlameDef::Submission => Blame::Student,
                             BlameDef::Grader => Blame::Grader,
                         };
                     }
-                }
                 u
             });
             self.set_jaq(&l.name.clone(), value, student);
@@ -121,11 +119,10 @@ impl<'s> Env<'s> {
     pub fn run(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Outcome, Unavailable> {
         let mut worst: Option<&Unavailable> = None;
         for d in self.spec.program.deps(id) {
-            if let Some(u) = &self.missing[*d] {
-                if worst.is_none_or(|w| u.blame > w.blame) {
+            if let Some(u) = &self.missing[*d]
+                && worst.is_none_or(|w| u.blame > w.blame) {
                     worst = Some(u);
                 }
-            }
         }
         if let Some(u) = worst {
             return Err(u.clone());

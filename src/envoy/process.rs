@@ -78,11 +78,10 @@ impl PrivateDir {
 
 impl Drop for PrivateDir {
     fn drop(&mut self) {
-        if let Some(dir) = self.dir.take() {
-            if let Ok(mut d) = DIRS.lock() {
+        if let Some(dir) = self.dir.take()
+            && let Ok(mut d) = DIRS.lock() {
                 d.retain(|p| p != dir.path());
             }
-        }
     }
 }
 

@@ -85,11 +85,16 @@ pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, String>
     Ok(Validation { rc, output, elapsed })
 }
 
+/// A file name and the content validated under it.
+type CacheKey = (String, Vec<u8>);
+/// One validation, run by whoever asks first; the others wait for it.
+type Slot = Arc<OnceLock<Result<Validation, String>>>;
+
 /// Validations shared by a whole run, keyed by file name and content: a class of
 /// identical bootstraps is validated once.
 #[derive(Default, Clone)]
 pub struct Cache {
-    map: Arc<Mutex<HashMap<(String, Vec<u8>), Arc<OnceLock<Result<Validation, String>>>>>>,
+    map: Arc<Mutex<HashMap<CacheKey, Slot>>>,
     envoy: Option<PathBuf>,
 }
 

@@ -65,11 +65,10 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
             Err(u) => return Some(failed(u, format!("an Envoy launched from {bootstrap}"))),
         },
     };
-    if let Some(path) = &g.opts.save_probe {
-        if let Err(e) = recording.save(path) {
+    if let Some(path) = &g.opts.save_probe
+        && let Err(e) = recording.save(path) {
             eprintln!("labcheck: warning: {e}");
         }
-    }
     let slot = admin::view(&recording)
         .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))
         .and_then(|view| same_node(&view, artifact, &recording.admin).map(|_| view));

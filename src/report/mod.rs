@@ -114,11 +114,10 @@ impl View {
         if let Some(f) = &c.found {
             out.push(("found", f.clone()));
         }
-        if c.status == Status::Fail {
-            if let Some(h) = &c.hint {
+        if c.status == Status::Fail
+            && let Some(h) = &c.hint {
                 out.push(("hint", h.clone()));
             }
-        }
         out
     }
 }

@@ -147,11 +147,10 @@ impl Spec {
     /// The built-in spec. Its JSON form is read when it is there and sound; any
     /// trouble falls back to the YAML, whose errors have positions.
     pub fn builtin() -> Result<Spec, Vec<SpecError>> {
-        if let Ok(file) = serde_json::from_str::<model::SpecFile>(DEFAULT_SPEC_JSON) {
-            if let Ok(spec) = compile::from_model(file, DEFAULT_SPEC, DEFAULT_SPEC_NAME) {
+        if let Ok(file) = serde_json::from_str::<model::SpecFile>(DEFAULT_SPEC_JSON)
+            && let Ok(spec) = compile::from_model(file, DEFAULT_SPEC, DEFAULT_SPEC_NAME) {
                 return Ok(spec);
             }
-        }
         Spec::load(DEFAULT_SPEC, DEFAULT_SPEC_NAME)
     }
 

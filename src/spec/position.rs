@@ -19,11 +19,10 @@ pub fn locate(text: &str, anchor: Option<&str>, needle: &str) -> Option<Pos> {
         // A needle written as a folded or quoted scalar may not appear verbatim;
         // its first line usually does.
         let first = needle.lines().next().unwrap_or("").trim();
-        if !first.is_empty() {
-            if let Some(i) = text[from..].find(first) {
+        if !first.is_empty()
+            && let Some(i) = text[from..].find(first) {
                 return Some(pos_at(text, from + i));
             }
-        }
     }
     anchor.and_then(|a| text.find(a)).map(|i| pos_at(text, i))
 }
