@@ -1,7 +1,7 @@
 //! `envoy_validate`: the grader's own `envoy --mode validate` of the artifact exits as
 //! the lab says (0, non-zero, or a derived code).
 
-use super::{expected, need, Cx, Verdict};
+use super::{judge_rc, Cx, Verdict};
 use crate::derive::Unavailable;
 use crate::spec::RcWant;
 use serde_json::Value;
@@ -15,15 +15,6 @@ pub fn run(cx: &Cx, want: &RcWant) -> Verdict {
     let rc = view["rc"].as_i64().unwrap_or(-1);
     let message = view["message"].as_str().unwrap_or_default();
     let found = Value::String(format!("rc={rc}: {message}"));
-    let v = match want {
-        RcWant::NonZero => Verdict::judge(rc != 0, "Envoy accepts this file, but the lab needs it rejected")
-            .expected(Value::String("rc=<non-zero>".into())),
-        RcWant::Equals(id) => {
-            let exp = need!(expected(cx, *id));
-            let ok = exp.as_i64() == Some(rc);
-            let why = if rc == 0 { "Envoy accepts this file".to_string() } else { format!("Envoy rejects this file: {message}") };
-            Verdict::judge(ok, why).expected(Value::String(format!("rc={}", crate::display::value_text(&exp))))
-        }
-    };
-    v.found(found)
+    let why = if rc == 0 { "Envoy accepts this file".to_string() } else { format!("Envoy rejects this file: {message}") };
+    judge_rc(cx, want, rc, "Envoy accepts this file, but the lab needs it rejected", why).found(found)
 }

@@ -95,6 +95,18 @@ macro_rules! need {
 }
 pub(crate) use need;
 
+/// An exit code against what the check wants: non-zero, or the derived code.
+/// `differs` says why an exit code that is not the derived one is wrong.
+pub fn judge_rc(cx: &Cx, want: &crate::spec::RcWant, rc: i64, nonzero: &str, differs: String) -> Verdict {
+    match want {
+        crate::spec::RcWant::NonZero => Verdict::judge(rc != 0, nonzero).expected(Value::String("rc=<non-zero>".into())),
+        crate::spec::RcWant::Equals(id) => {
+            let exp = need!(expected(cx, *id));
+            Verdict::judge(exp.as_i64() == Some(rc), differs).expected(Value::String(format!("rc={}", value_text(&exp))))
+        }
+    }
+}
+
 /// An expected value from the environment, or the verdict that it is unavailable.
 // A verdict is built once per check; boxing it would buy nothing.
 #[allow(clippy::result_large_err)]

@@ -1,6 +1,6 @@
 //! `rc_line`: the last line is `rc=N`, with N as the grader derived it, or non-zero.
 
-use super::{expected, need, Cx, Verdict};
+use super::{judge_rc, need, Cx, Verdict};
 use crate::spec::RcWant;
 use serde_json::Value;
 
@@ -18,17 +18,8 @@ pub fn run(cx: &Cx, want: &RcWant) -> Verdict {
     let Some(rc) = parse_rc(last) else {
         return Verdict::fail("the last line is not `rc=` followed by the exit code").found(found).line(line_no);
     };
-    let v = match want {
-        RcWant::NonZero => Verdict::judge(rc != 0, "the exit code is 0, but this command is meant to fail")
-            .expected(Value::String("rc=<non-zero>".into())),
-        RcWant::Equals(id) => {
-            let exp = need!(expected(cx, *id));
-            let ok = exp.as_i64() == Some(rc);
-            Verdict::judge(ok, format!("rc={rc} is not the exit code the command gives"))
-                .expected(Value::String(format!("rc={}", crate::display::value_text(&exp))))
-        }
-    };
-    v.found(found).line(line_no)
+    let why = format!("rc={rc} is not the exit code the command gives");
+    judge_rc(cx, want, rc, "the exit code is 0, but this command is meant to fail", why).found(found).line(line_no)
 }
 
 fn parse_rc(line: &str) -> Option<i64> {

@@ -35,11 +35,3 @@ pub fn object(r: &SubmissionResult, view: &View) -> Value {
         "tests": tests,
     })
 }
-
-pub fn render(results: &[SubmissionResult], view: &View) -> String {
-    let v = match results {
-        [one] => object(one, view),
-        many => Value::Array(many.iter().map(|r| object(r, view)).collect()),
-    };
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-}

@@ -1,7 +1,7 @@
 //! The JSON report, a stable contract:
 //! `{"lab", "submission", "score", "max_score", "checks": [{"id", "step", "title",
 //! "status", "points", "max_points", "expected", "found", "message", ...}]}`.
-//! Several submissions make an array of such objects.
+//! Several submissions make an array of such objects (see `report::write`).
 
 use super::{Audience, View};
 use crate::result::Status;
@@ -43,12 +43,4 @@ pub fn object(r: &SubmissionResult, view: &View) -> Value {
         },
         "checks": checks,
     })
-}
-
-pub fn render(results: &[SubmissionResult], view: &View) -> String {
-    let v = match results {
-        [one] => object(one, view),
-        many => Value::Array(many.iter().map(|r| object(r, view)).collect()),
-    };
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
