@@ -32,6 +32,8 @@ fn num_eq(x: &serde_json::Number, y: &serde_json::Number) -> bool {
 pub struct Diff {
     /// jq-style path, `.` for the whole value.
     pub path: String,
+    /// The same place as a JSON pointer, to pick the values there.
+    pub pointer: String,
     pub what: What,
 }
 
@@ -58,50 +60,70 @@ impl Diff {
 /// Where `found` first departs from `expected`. With `subset`, `found` may have
 /// more keys than `expected` (arrays still compare item by item).
 pub fn diff(expected: &Value, found: &Value, subset: bool) -> Option<Diff> {
-    let mut path = String::new();
-    walk(expected, found, subset, &mut path)
+    walk(expected, found, subset, &mut Vec::new())
 }
 
-fn walk(e: &Value, f: &Value, subset: bool, path: &mut String) -> Option<Diff> {
-    let here = |path: &str, what| Some(Diff { path: if path.is_empty() { ".".into() } else { path.to_string() }, what });
+/// A step into a value: an object key or an array index.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn walk<'a>(e: &'a Value, f: &'a Value, subset: bool, at: &mut Vec<Step<'a>>) -> Option<Diff> {
+    let inside = |at: &mut Vec<Step<'a>>, step: Step<'a>, e: &'a Value, f: Option<&'a Value>| {
+        at.push(step);
+        let r = match f {
+            None => Some(here(at, What::Missing)),
+            Some(f) => walk(e, f, subset, at),
+        };
+        at.pop();
+        r
+    };
     match (e, f) {
         (Value::Object(em), Value::Object(fm)) => {
             for (k, ev) in em {
-                let len = path.len();
-                push_key(path, k);
-                let r = match fm.get(k) {
-                    None => here(path, What::Missing),
-                    Some(fv) => walk(ev, fv, subset, path),
-                };
-                path.truncate(len);
-                if r.is_some() {
-                    return r;
+                if let Some(d) = inside(at, Step::Key(k), ev, fm.get(k)) {
+                    return Some(d);
                 }
             }
-            if !subset
-                && let Some(k) = fm.keys().find(|k| !em.contains_key(*k)) {
-                    let len = path.len();
-                    push_key(path, k);
-                    let r = here(path, What::Unexpected);
-                    path.truncate(len);
-                    return r;
-                }
-            None
+            let extra = fm.keys().find(|k| !em.contains_key(*k)).filter(|_| !subset)?;
+            at.push(Step::Key(extra));
+            let d = here(at, What::Unexpected);
+            at.pop();
+            Some(d)
         }
         (Value::Array(ea), Value::Array(fa)) => {
             for (i, (ev, fv)) in ea.iter().zip(fa).enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                let r = walk(ev, fv, subset, path);
-                path.truncate(len);
-                if r.is_some() {
-                    return r;
+                if let Some(d) = inside(at, Step::Index(i), ev, Some(fv)) {
+                    return Some(d);
                 }
             }
-            (ea.len() != fa.len()).then(|| here(path, What::Length { found: fa.len() })).flatten()
+            (ea.len() != fa.len()).then(|| here(at, What::Length { found: fa.len() }))
         }
-        _ => (!equal(e, f)).then(|| here(path, What::Differs)).flatten(),
+        _ => (!equal(e, f)).then(|| here(at, What::Differs)),
     }
+}
+
+fn here(at: &[Step], what: What) -> Diff {
+    let mut path = String::new();
+    let mut pointer = String::new();
+    for s in at {
+        match s {
+            Step::Key(k) => {
+                push_key(&mut path, k);
+                pointer.push('/');
+                pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+            }
+            Step::Index(i) => {
+                path.push_str(&format!("[{i}]"));
+                pointer.push_str(&format!("/{i}"));
+            }
+        }
+    }
+    if path.is_empty() {
+        path.push('.');
+    }
+    Diff { path, pointer, what }
 }
 
 fn push_key(path: &mut String, k: &str) {

@@ -21,11 +21,21 @@ pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdi
         }
     };
     let exp = need!(expected(cx, expect));
-    let v = match diff(&exp, &found, subset) {
-        None => Verdict::pass(),
-        Some(d) => Verdict::fail(d.sentence()),
+    let (v, detail) = match diff(&exp, &found, subset) {
+        None => (Verdict::pass().expected(exp).found(found), detail),
+        // Show the values where they part, not two whole documents.
+        Some(d) => {
+            let mut v = Verdict::fail(d.sentence());
+            if let Some(e) = exp.pointer(&d.pointer) {
+                v = v.expected(e.clone());
+            }
+            if let Some(f) = found.pointer(&d.pointer) {
+                v = v.found(f.clone());
+            }
+            let at = if d.path == "." { detail } else { Some(d.path.clone()) };
+            (v, at)
+        }
     };
-    let v = v.expected(exp).found(found);
     match detail {
         Some(d) => v.detail(d),
         None => v,

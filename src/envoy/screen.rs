@@ -121,7 +121,26 @@ const BOOTSTRAP: Rule = Obj(&[
 pub fn screen(bootstrap: &Value) -> Result<(), Vec<String>> {
     let mut reasons = Vec::new();
     walk(bootstrap, &BOOTSTRAP, "", &mut reasons);
-    if reasons.is_empty() { Ok(()) } else { Err(reasons) }
+    // Fields merely unknown (a typo, an indentation slip) are said together, after the
+    // ones refused for what they would do.
+    let (unknown, mut said): (Vec<String>, Vec<String>) = reasons.into_iter().partition(|r| r.starts_with(UNKNOWN));
+    if !unknown.is_empty() {
+        let names: Vec<&str> = unknown.iter().map(|u| &u[UNKNOWN.len()..]).collect();
+        said.push(format!("{} this lab's bootstrap has there (check spelling and indentation)", list(&names)));
+    }
+    if said.is_empty() { Ok(()) } else { Err(said) }
+}
+
+/// Marks a reason that is only "unknown field"; followed by the field's path.
+const UNKNOWN: &str = "\0unknown:";
+
+fn list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [one] => format!("{one} is not a field"),
+        [init @ .., last] => format!("{} and {last} are not fields", init.join(", ")),
+        [] => String::new(),
+    }
 }
 
 fn walk(v: &Value, rule: &Rule, at: &str, out: &mut Vec<String>) {
@@ -185,7 +204,7 @@ fn refusal(at: &str, key: &str) -> String {
         "google_grpc" => "Google gRPC can read credential files",
         "health_checks" | "outlier_detection" => "it can write event logs",
         "stats_sinks" | "tracing" => "it sends data out",
-        _ => "this lab's bootstrap has no use for it",
+        _ => return format!("{UNKNOWN}{at}"),
     };
     format!("`{at}` is not allowed: {why}")
 }
@@ -205,6 +224,12 @@ mod tests {
         assert!(r.iter().any(|m| m.contains(".admin.access_log")), "{r:?}");
         assert!(r.iter().any(|m| m.contains(".static_resources.listeners")), "{r:?}");
         assert!(r.iter().any(|m| m.contains("transport_socket")), "{r:?}");
+    }
+
+    #[test]
+    fn unknown_fields_are_said_together() {
+        let b = json!({"nodes": {}, "admin": {"adress": {}}});
+        assert_eq!(screen(&b).unwrap_err(), vec!["`.nodes` and `.admin.adress` are not fields this lab's bootstrap has there (check spelling and indentation)"]);
     }
 
     #[test]

@@ -218,10 +218,14 @@ impl<'s> Grader<'s> {
         }
         let data = artifact.data().map_err(Unavailable::student)?;
         screen::screen(data).map_err(|reasons| {
+            const SHOWN: usize = 3;
+            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
+            if reasons.len() > SHOWN {
+                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
+            }
             Unavailable::student(format!(
-                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {}",
-                artifact.name,
-                reasons.join("; ")
+                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
+                artifact.name
             ))
         })?;
         Ok(data.clone())

@@ -40,7 +40,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
                 continue;
             }
             let message = match said.iter().find(|(m, _)| *m == ch.message) {
-                Some((_, first)) if ch.status != Status::Fail => format!("{} (as for {first})", lead(&ch.message)),
+                Some((_, first)) if ch.message.chars().count() > 60 => format!("{} (as for {first})", lead(&ch.message)),
                 _ => {
                     said.push((&ch.message, &ch.id));
                     ch.message.clone()
