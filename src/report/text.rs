@@ -8,8 +8,7 @@ use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 
 pub fn render(r: &SubmissionResult, view: &View) -> String {
-    let opts = view;
-    let c = opts.color;
+    let c = view.color;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", paint(c, Paint::Bold, &safe(&r.lab)), safe(&r.title));
     let _ = writeln!(out, "submission: {}", safe(&r.submission));
@@ -58,7 +57,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
                 field("where:", p);
             }
             field("why:", &message);
-            for (name, value) in opts.details(ch).into_iter().skip_while(|(n, _)| *n != "why").skip(1) {
+            for (name, value) in view.details(ch).into_iter().skip_while(|(n, _)| *n != "why").skip(1) {
                 field(&format!("{name}:"), &value);
             }
         }
