@@ -6,6 +6,7 @@ use crate::{batch, class, exit};
 use crate::grade::{params::Params, Grader, Live, Options};
 use crate::report;
 use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::timings::Timings;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -70,10 +71,12 @@ fn spec(args: SpecArgs) -> u8 {
 }
 
 fn grade(args: GradeArgs) -> u8 {
+    let mut timings = Timings::from_env();
     let spec = match load_spec(&args.source) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    timings.lap("load and compile the spec");
     let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -96,12 +99,19 @@ fn grade(args: GradeArgs) -> u8 {
     };
     let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() };
     let grader = Grader::new(&spec, params, opts);
+    timings.lap("read the lab files");
     for problem in grader.lab_problems() {
         eprintln!("labcheck: warning: {problem}");
     }
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    // Asking for the core count reads cgroup files; one submission needs no answer.
+    let jobs = match args.jobs {
+        Some(j) => j,
+        None if dirs.len() < 2 => 1,
+        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+    };
     let results = batch::grade_all(&grader, &dirs, jobs);
 
+    timings.lap("grade");
     let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) is not the grader's failure.
@@ -113,6 +123,7 @@ fn grade(args: GradeArgs) -> u8 {
     let _ = stdout.flush();
     drop(stdout);
 
+    timings.lap("write the report");
     let file_opts = report::Options { color: false, ..ropts };
     for (format, path) in args.report_files() {
         let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {

@@ -22,3 +22,4 @@ pub mod jq;
 pub mod report;
 pub mod result;
 pub mod spec;
+pub mod timings;

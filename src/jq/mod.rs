@@ -7,6 +7,7 @@
 //! Errors are mapped back to the expression they came from.
 
 pub mod convert;
+mod stdlib;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
@@ -142,7 +143,7 @@ fn dispatch(code: &mut String, lo: usize, hi: usize) {
 
 /// Compile jq code; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs());
+    let defs = stdlib::defs_for(code);
     let funs = jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs());
     let loader = Loader::new(defs);
     let arena = Arena::default();
