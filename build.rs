@@ -47,7 +47,7 @@ fn embed_jq_prelude(out: &Path) {
     for (i, d) in defs.iter().enumerate() {
         let _ = writeln!(code, "fn def{i}() -> Def<&'static str> {{ {} }}", def(d));
     }
-    code.push_str("pub static PRELUDE: &[(&str, &[usize], fn() -> Def<&'static str>)] = &[\n");
+    code.push_str("pub static PRELUDE: &[Entry] = &[\n");
     for (i, d) in defs.iter().enumerate() {
         let mut called = BTreeSet::new();
         calls(&d.body, &mut called);

@@ -138,6 +138,7 @@ fn grade(args: GradeArgs) -> u8 {
         && let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
             return fail(format!("cannot write into {}: {e}", dir.display()));
         }
+    timings.lap("write the report files");
     exit::for_results(&results)
 }
 
@@ -170,12 +171,14 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
 fn write_out(dir: &Path, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let names = batch::names(dirs);
-    for (name, r) in names.iter().zip(results) {
-        for format in report::Format::ALL {
+    let pairs: Vec<(&String, &SubmissionResult)> = names.iter().zip(results).collect();
+    let written = crate::parallel::map(&pairs, |(name, r)| {
+        report::Format::ALL.iter().try_for_each(|format| {
             let file = dir.join(format!("{name}.{}", format.extension()));
-            std::fs::write(file, report::render(format, std::slice::from_ref(r), opts))?;
-        }
-    }
+            std::fs::write(file, report::render(*format, std::slice::from_ref(*r), opts))
+        })
+    });
+    written.into_iter().collect::<std::io::Result<()>>()?;
     let subs: Vec<class::Submission> = names.iter().zip(results).map(|(name, result)| class::Submission { name, result }).collect();
     class::write(dir, &class::stats(&subs))
 }

@@ -19,6 +19,7 @@ pub mod exit;
 pub mod grade;
 pub mod input;
 pub mod jq;
+pub mod parallel;
 pub mod report;
 pub mod result;
 pub mod spec;

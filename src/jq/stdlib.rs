@@ -10,6 +10,9 @@ use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
 use jaq_core::ops::{Cmp, Math};
 use jaq_core::path::{Opt, Part, Path};
 
+/// A standard definition: its name, the indices of those it may call, and how to build it.
+type Entry = (&'static str, &'static [usize], fn() -> Def<&'static str>);
+
 include!(concat!(env!("OUT_DIR"), "/jq_prelude.rs"));
 
 /// The standard definitions (core, std, json) that `code` may call, directly or through
