@@ -103,11 +103,10 @@ fn grade(args: GradeArgs) -> u8 {
     for problem in grader.lab_problems() {
         eprintln!("labcheck: warning: {problem}");
     }
-    // Asking for the core count reads cgroup files; one submission needs no answer.
     let jobs = match args.jobs {
         Some(j) => j,
         None if dirs.len() < 2 => 1,
-        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        None => crate::parallel::cores(),
     };
     let results = batch::grade_all(&grader, &dirs, jobs);
 
