@@ -5,10 +5,17 @@
 //! one to run. The spec's variables travel as one array, and each expression binds
 //! only those it uses: a run then sets up four variables, not one per spec variable.
 //! Errors are mapped back to the expression they came from.
+//!
+//! The program is put together as syntax trees: each expression is parsed alone (or
+//! taken already parsed, for the built-in spec) and the joining code is built, not
+//! parsed. Only when that fails is the same program put together as text, whose errors
+//! jaq can place.
 
 pub mod convert;
+mod prebuilt;
 mod stdlib;
 
+use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
 use jaq_json::Val;
@@ -68,6 +75,9 @@ impl ProgramBuilder {
         let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
         let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
 
+        if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
+            return Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() });
+        }
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
             Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
@@ -141,11 +151,64 @@ fn dispatch(code: &mut String, lo: usize, hi: usize) {
     code.push_str(" end");
 }
 
+/// The program of [`assemble`], built as syntax trees: the spec's defs, one definition
+/// per expression and the dispatch all go to the prelude, and the main code is one call.
+/// `None` on any error, for the text path to find and place.
+fn compile_trees(
+    defs: &str,
+    exprs: &[ExprSrc],
+    deps: &[BTreeSet<usize>],
+    globals: &[String],
+    names: &[String],
+) -> Option<jaq_core::Filter<Data>> {
+    if exprs.is_empty() {
+        return None;
+    }
+    let parse_term = |code| prebuilt::term(code).or_else(|| jaq_core::load::parse(code, |p| p.term()));
+    let spec_defs = prebuilt::defs(defs).or_else(|| jaq_core::load::parse(defs, |p| p.defs()))?;
+    let vars = format!("${VARS}");
+    let pick = format!("${PICK}");
+    let dollars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
+    let numbers: Vec<String> = (0..exprs.len().max(globals.len())).map(|i| i.to_string()).collect();
+    let def_names: Vec<String> = (0..exprs.len()).map(|i| format!("__e{i}")).collect();
+
+    let mut prelude = stdlib::defs_for(std::iter::once(defs).chain(exprs.iter().map(|e| e.code.as_str())));
+    prelude.extend(spec_defs);
+    for (i, e) in exprs.iter().enumerate() {
+        // `$__vars[d] as $name | ...`, innermost last, as `bindings` writes it.
+        let mut body = parse_term(&e.code)?;
+        for d in deps[i].iter().rev() {
+            let index = jaq_core::path::Path(vec![(jaq_core::path::Part::Index(Term::Num(numbers[*d].as_str())), jaq_core::path::Opt::Essential)]);
+            let value = Term::Path(Box::new(Term::Var(vars.as_str())), index);
+            body = Term::BinOp(Box::new(value), BinaryOp::Pipe(Some(Pattern::Var(dollars[*d].as_str()))), Box::new(body));
+        }
+        prelude.push(Def { name: def_names[i].as_str(), args: Vec::new(), body });
+    }
+    let main = "__main";
+    prelude.push(Def { name: main, args: Vec::new(), body: dispatch_tree(0, exprs.len(), &pick, &def_names, &numbers) });
+    compile_with(prelude, main, names).ok()
+}
+
+/// [`dispatch`], as a syntax tree.
+fn dispatch_tree<'a>(lo: usize, hi: usize, pick: &'a str, def_names: &'a [String], numbers: &'a [String]) -> Term<&'a str> {
+    if hi - lo == 1 {
+        return Term::Call(def_names[lo].as_str(), Vec::new());
+    }
+    let mid = (lo + hi) / 2;
+    let cond = Term::BinOp(Box::new(Term::Var(pick)), BinaryOp::Cmp(jaq_core::ops::Cmp::Lt), Box::new(Term::Num(numbers[mid].as_str())));
+    let then = dispatch_tree(lo, mid, pick, def_names, numbers);
+    Term::IfThenElse(vec![(cond, then)], Some(Box::new(dispatch_tree(mid, hi, pick, def_names, numbers))))
+}
+
 /// Compile jq code; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let defs = stdlib::defs_for(code);
+    compile_with(stdlib::defs_for([code]), code, globals)
+}
+
+/// Compile `code` with `prelude` defined before it.
+fn compile_with<'s>(prelude: Vec<Def<&'s str>>, code: &'s str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
     let funs = jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs());
-    let loader = Loader::new(defs);
+    let loader = Loader::new(prelude);
     let arena = Arena::default();
     let modules = loader
         .load(&arena, File { code, path: () })
@@ -316,6 +379,48 @@ mod tests {
         let (p, ids) = program(&["$a + $ab", "$b as $x | $x"], &["a", "ab", "b"]);
         assert_eq!(p.deps(ids[0]).iter().copied().collect::<Vec<_>>(), vec![0, 1]);
         assert_eq!(p.deps(ids[1]).iter().copied().collect::<Vec<_>>(), vec![2]);
+    }
+
+    /// The program built as trees and the program built as text behave alike.
+    #[test]
+    fn trees_and_text_agree() {
+        let exprs = [
+            "$a | twice",
+            "$ab + $a",
+            ".x // \"none\" | ascii_downcase",
+            "[.[]? | select(. > 1)] | length",
+            "reduce range(4) as $i (0; . + $i * $b)",
+            "\"\\($a)-\\(.x)\" | split(\"-\")",
+            "def inner: . + 1; $b | inner | tostring | test(\"^[0-9]+$\")",
+            "{k: $found, e: $expected} | to_entries | map(.key)",
+            "try error(\"x\") catch .",
+            "if . == null then empty else keys end",
+        ];
+        let globals: Vec<String> = ["a", "ab", "b"].iter().map(|s| s.to_string()).collect();
+        let mut b = ProgramBuilder::default();
+        for e in exprs {
+            b.add(e, e.to_string());
+        }
+        let defs = "def twice: . * 2;";
+        let deps: Vec<BTreeSet<usize>> = b.exprs.iter().map(|e| deps_of(&e.code, &globals)).collect();
+        let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, &globals)).collect();
+        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        let trees = compile_trees(defs, &b.exprs, &deps, &globals, &names).expect("trees compile");
+        let text = compile(&assemble(defs, &b.exprs, &prefixes).0, &names).expect("text compiles");
+        let program = |filter| Program { filter, exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone() };
+        let (trees, text) = (program(trees), program(text));
+        let vars = Program::vars(&[Val::from(3isize), Val::from(4isize), Val::from(5isize)]);
+        let inputs = [serde_json::json!({"x": "AbC"}), serde_json::json!([1, 2, 3]), serde_json::json!(null)];
+        assert_eq!(value(trees.run(ExprId(1), &vars, Val::Null, Val::Null, Val::Null)), serde_json::json!(7));
+        for i in 0..exprs.len() {
+            for input in &inputs {
+                let run = |p: &Program| {
+                    let found = Val::from(1isize);
+                    format!("{:?}", p.run(ExprId(i), &vars, convert::to_jaq(input), found, Val::Null))
+                };
+                assert_eq!(run(&trees), run(&text), "{} on {input}", exprs[i]);
+            }
+        }
     }
 
     #[test]

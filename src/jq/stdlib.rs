@@ -15,13 +15,13 @@ type Entry = (&'static str, &'static [usize], fn() -> Def<&'static str>);
 
 include!(concat!(env!("OUT_DIR"), "/jq_prelude.rs"));
 
-/// The standard definitions (core, std, json) that `code` may call, directly or through
-/// other definitions, in jaq's order.
-pub fn defs_for(code: &str) -> Vec<Def<&'static str>> {
+/// The standard definitions (core, std, json) that the jq code in `pieces` may call,
+/// directly or through other definitions, in jaq's order.
+pub fn defs_for<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<Def<&'static str>> {
     // Every word of the code counts as a call: a superset is harmless, and cheaper
     // than parsing the code twice.
     let mut keep = vec![false; PRELUDE.len()];
-    for w in words(code) {
+    for w in pieces.into_iter().flat_map(words) {
         if let Ok(k) = BY_NAME.binary_search_by(|(name, _)| (name.len(), *name).cmp(&(w.len(), w))) {
             BY_NAME[k].1.iter().for_each(|i| keep[*i] = true);
         }
@@ -67,7 +67,7 @@ mod tests {
     use super::*;
 
     fn names(code: &str) -> Vec<&'static str> {
-        defs_for(code).iter().map(|d| d.name).collect()
+        defs_for([code]).iter().map(|d| d.name).collect()
     }
 
     #[test]
