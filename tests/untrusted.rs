@@ -169,7 +169,7 @@ fn duplicates_are_reported_not_guessed() {
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "  cluster: payments.default\n", "  cluster: payments.default\n  cluster: payments.default\n");
     let g = c.grade().no_envoy().run();
-    assert!(g.message("bootstrap.exists").contains("duplicate entry with key \"cluster\""), "{}", g.message("bootstrap.exists"));
+    assert!(g.message("bootstrap.exists").contains("duplicate key `cluster`"), "{}", g.message("bootstrap.exists"));
     let c = Copy::sample();
     c.edit("06-node.json", "\"cluster\": \"payments.default\",", "\"cluster\": \"payments.default\", \"cluster\": \"x\",");
     let g = c.grade().no_envoy().run();

@@ -5,6 +5,7 @@
 pub mod file;
 pub mod json;
 pub mod kv;
+pub mod tree;
 pub mod yaml;
 
 pub use file::{FileProblem, MAX_SUBMISSION_BYTES};

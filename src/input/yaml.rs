@@ -1,9 +1,9 @@
 //! YAML (and JSON written as YAML) into JSON values, refusing what would make the
 //! parser hang or blow up: deep flow nesting, alias bombs, duplicate keys.
 
-use serde::Deserialize;
-use serde_json::{Map, Number, Value};
-use serde_yaml::Value as Yaml;
+use super::tree::Strict;
+use serde::de::DeserializeSeed;
+use serde_json::Value;
 
 /// Deeper flow nesting is refused before parsing: libyaml slows down sharply with it
 /// (100 000 nested `{a: ` took over a minute).
@@ -12,8 +12,7 @@ pub const MAX_FLOW_DEPTH: usize = 100;
 /// One YAML document.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
     precheck(text)?;
-    let yaml: Yaml = serde_yaml::from_str(text).map_err(describe)?;
-    Ok(to_json(yaml))
+    Strict.deserialize(serde_yaml::Deserializer::from_str(text)).map_err(describe)
 }
 
 /// Every document of a YAML stream; empty documents (such as the one after a
@@ -22,9 +21,9 @@ pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     precheck(text)?;
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let yaml = Yaml::deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe(e)))?;
-        if !yaml.is_null() {
-            docs.push(to_json(yaml));
+        let doc = Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe(e)))?;
+        if !doc.is_null() {
+            docs.push(doc);
         }
     }
     Ok(docs)
@@ -91,50 +90,6 @@ fn precheck(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn to_json(y: Yaml) -> Value {
-    match y {
-        Yaml::Null => Value::Null,
-        Yaml::Bool(b) => Value::Bool(b),
-        Yaml::Number(n) => number(&n),
-        Yaml::String(s) => Value::String(s),
-        Yaml::Sequence(seq) => Value::Array(seq.into_iter().map(to_json).collect()),
-        Yaml::Mapping(m) => {
-            let mut out = Map::with_capacity(m.len());
-            for (k, v) in m {
-                out.insert(key_text(k), to_json(v));
-            }
-            Value::Object(out)
-        }
-        // A tag (`!foo 1`) means nothing to this grader; keep the value.
-        Yaml::Tagged(t) => to_json(t.value),
-    }
-}
-
-fn number(n: &serde_yaml::Number) -> Value {
-    if let Some(i) = n.as_i64() {
-        Value::Number(i.into())
-    } else if let Some(u) = n.as_u64() {
-        Value::Number(u.into())
-    } else {
-        n.as_f64()
-            .and_then(Number::from_f64)
-            .map(Value::Number)
-            // .nan and .inf have no JSON form; keep them readable.
-            .unwrap_or_else(|| Value::String(n.to_string()))
-    }
-}
-
-fn key_text(k: Yaml) -> String {
-    match k {
-        Yaml::String(s) => s,
-        Yaml::Null => "null".into(),
-        Yaml::Bool(b) => b.to_string(),
-        Yaml::Number(n) => n.to_string(),
-        Yaml::Tagged(t) => key_text(t.value),
-        other => serde_json::to_string(&to_json(other)).unwrap_or_default(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +114,18 @@ mod tests {
     fn quoted_and_commented_brackets_do_not_count() {
         let text = format!("a: \"{}\"\n# {}\nb: it's [1]\n", "[".repeat(500), "{".repeat(500));
         assert_eq!(parse_doc(&text).unwrap()["b"], json!("it's [1]"));
+    }
+
+    #[test]
+    fn duplicates_name_key_and_line() {
+        let e = parse_doc("a: 1\nb:\n  c: 1\n  c: 2\n").unwrap_err();
+        assert!(e.contains("duplicate key `c`") && e.contains("line 3"), "{e}");
+    }
+
+    #[test]
+    fn tags_keys_and_odd_numbers_read_as_before() {
+        let doc = parse_doc("a: !foo 1\n1: x\n~: y\ntrue: z\nn: .nan\ni: -.inf\nf: 2.5\nbig: 18446744073709551615\n").unwrap();
+        assert_eq!(doc, json!({"a": 1, "1": "x", "null": "y", "true": "z", "n": ".nan", "i": "-.inf", "f": 2.5, "big": 18446744073709551615u64}));
     }
 
     #[test]
