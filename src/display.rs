@@ -36,10 +36,9 @@ pub fn safe(s: &str) -> String {
 /// [`safe`], cut at `max` characters.
 pub fn safe_max(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max + 16));
-    let total = s.chars().count();
-    for (shown, c) in s.chars().enumerate() {
+    for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
-            out.push_str(&format!("… ({} more characters)", total - shown));
+            out.push_str(&format!("… ({} more characters)", s[at..].chars().count()));
             break;
         }
         match c {
