@@ -139,20 +139,29 @@ pub fn summary(r: &SubmissionResult) -> String {
 /// time rather than built whole (a class of 1000 makes tens of megabytes).
 pub fn write(format: Format, results: &[SubmissionResult], opts: &Options, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let view = View::of(format, opts);
-    let object = match format {
-        Format::Json => json::object,
-        Format::Gradescope => gradescope::object,
-        _ => return out.write_all(render(format, results, opts).as_bytes()),
-    };
+    match format {
+        Format::Json => write_json(results, |r| serde_json::to_vec_pretty(&json::object(r, &view)), out),
+        Format::Gradescope => write_json(results, |r| serde_json::to_vec_pretty(&gradescope::object(r, &view)), out),
+        _ => out.write_all(render(format, results, opts).as_bytes()),
+    }
+}
+
+/// One JSON object for one submission, an array of them for several; `render` makes
+/// the JSON of one.
+fn write_json(
+    results: &[SubmissionResult],
+    render: impl Fn(&SubmissionResult) -> serde_json::Result<Vec<u8>> + Sync,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     if let [one] = results {
-        serde_json::to_writer_pretty(&mut *out, &object(one, &view))?;
+        out.write_all(&render(one)?)?;
         return out.write_all(b"\n");
     }
     out.write_all(b"[\n")?;
     // Rendering is most of the cost for a class: it runs on every core, a chunk of
     // submissions at a time so memory stays bounded.
     for (c, chunk) in results.chunks(512).enumerate() {
-        let rendered = crate::parallel::map(chunk, |r| serde_json::to_vec_pretty(&object(r, &view)));
+        let rendered = crate::parallel::map(chunk, &render);
         for (i, json) in rendered.into_iter().enumerate() {
             if c + i > 0 {
                 out.write_all(b",\n")?;
