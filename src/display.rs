@@ -1,6 +1,7 @@
 //! Making untrusted text safe to print: control characters, ANSI escapes and
 //! bidirectional overrides become visible escapes, and long values are cut.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 /// Longest value shown, in characters.
@@ -11,19 +12,28 @@ pub const MAX_SHOWN: usize = 240;
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => serde_json::to_string(&sorted(other)).unwrap_or_default(),
+        other => serde_json::to_string(&Sorted(other)).unwrap_or_default(),
     }
 }
 
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect())
+/// A value that serialises with its keys sorted, without copying it.
+struct Sorted<'a>(&'a Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Object(m) => {
+                let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+                entries.sort_unstable_by_key(|(k, _)| *k);
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, &Sorted(v))?;
+                }
+                map.end()
+            }
+            Value::Array(a) => s.collect_seq(a.iter().map(Sorted)),
+            other => other.serialize(s),
         }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
     }
 }
 
@@ -35,6 +45,10 @@ pub fn safe(s: &str) -> String {
 
 /// [`safe`], cut at `max` characters.
 pub fn safe_max(s: &str, max: usize) -> String {
+    // The common case, printable ASCII that fits, needs no look at each character.
+    if s.len() <= max && s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len().min(max + 16));
     for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
@@ -66,5 +80,20 @@ mod tests {
     fn escapes_terminal_tricks() {
         assert_eq!(safe("a\u{1b}[31mred\u{7}\u{202e}"), "a\\e[31mred\\u{7}\\u{202e}");
         assert!(safe(&"x".repeat(1000)).ends_with("(760 more characters)"));
+    }
+
+    #[test]
+    fn values_read_with_sorted_keys() {
+        let v = serde_json::json!({"b": 1, "a": [{"d": null, "c": "x"}], "s": "t"});
+        assert_eq!(value_text(&v), r#"{"a":[{"c":"x","d":null}],"b":1,"s":"t"}"#);
+        assert_eq!(value_text(&serde_json::json!("bare")), "bare");
+    }
+
+    #[test]
+    fn plain_text_is_kept_as_it_is() {
+        assert_eq!(safe("ready_code=503 {\"a\": [1]}"), "ready_code=503 {\"a\": [1]}");
+        assert_eq!(safe(&"y".repeat(MAX_SHOWN)), "y".repeat(MAX_SHOWN));
+        assert_eq!(safe("副本 ok"), "副本 ok");
+        assert!(safe(&"y".repeat(MAX_SHOWN + 1)).ends_with("(1 more characters)"));
     }
 }
