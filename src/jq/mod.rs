@@ -412,13 +412,13 @@ mod tests {
         let vars = Program::vars(&[Val::from(3isize), Val::from(4isize), Val::from(5isize)]);
         let inputs = [serde_json::json!({"x": "AbC"}), serde_json::json!([1, 2, 3]), serde_json::json!(null)];
         assert_eq!(value(trees.run(ExprId(1), &vars, Val::Null, Val::Null, Val::Null)), serde_json::json!(7));
-        for i in 0..exprs.len() {
+        for (i, code) in exprs.iter().enumerate() {
             for input in &inputs {
                 let run = |p: &Program| {
                     let found = Val::from(1isize);
                     format!("{:?}", p.run(ExprId(i), &vars, convert::to_jaq(input), found, Val::Null))
                 };
-                assert_eq!(run(&trees), run(&text), "{} on {input}", exprs[i]);
+                assert_eq!(run(&trees), run(&text), "{code} on {input}");
             }
         }
     }

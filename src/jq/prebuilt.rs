@@ -9,6 +9,11 @@ use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
 use jaq_core::ops::{Cmp, Math};
 use jaq_core::path::{Opt, Part, Path};
 
+/// An expression's text and the function that builds its syntax tree.
+type TermEntry = (&'static str, fn() -> Term<&'static str>);
+/// The spec's `defs` text and the function that builds them.
+type DefsEntry = (&'static str, fn() -> Vec<Def<&'static str>>);
+
 include!(concat!(env!("OUT_DIR"), "/spec_jq.rs"));
 
 /// The syntax tree of the expression `code`, if the built-in spec has it.
