@@ -73,11 +73,11 @@ impl ProgramBuilder {
     pub fn build(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
         let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
-        let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
-
         if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
             return Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() });
         }
+        // The text form is needed only when the trees fail: jaq places its errors.
+        let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
             Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
