@@ -39,3 +39,17 @@ fn without_envoy_the_envoy_checks_are_skipped_and_say_so() {
     assert!(g.message("bootstrap.validates").contains("--no-envoy"));
     assert!(g.with("fail").is_empty() && g.with("error").is_empty());
 }
+
+#[test]
+fn a_report_written_in_chinese_is_read_as_unicode() {
+    // The lab has a Chinese edition; `^- \S` must see 启 as a character, not bytes, and
+    // must not count the ideographic space (U+3000) an input method types after "- ".
+    let report = |lines: &str| format!("{}\n{lines}", Copy::sample().read("08-report.md").split("\n- ").next().unwrap());
+    let c = Copy::sample();
+    c.write("08-report.md", report("- 启动即崩溃：引导配置被拒绝。\n- 运行但未就绪：等待 istiod。\n- 身份：CSR 发往 CA_ADDR。\n- 节点标识不变。\n"));
+    assert_eq!(c.grade().no_envoy().run().status("report.explanations"), "pass");
+    c.write("08-report.md", report("- 启动即崩溃。\n- 运行但未就绪。\n- \u{3000}\n- \u{3000}身份\n"));
+    let g = c.grade().no_envoy().run();
+    assert_eq!(g.status("report.explanations"), "fail", "{}", g.stdout);
+    assert!(g.message("report.explanations").starts_with("2 lines match"), "{}", g.message("report.explanations"));
+}

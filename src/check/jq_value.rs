@@ -2,7 +2,7 @@
 //! grader derived (or, for a string, matches a regex).
 
 use super::compare::equal;
-use super::{expected, need, Cx, Verdict};
+use super::{compiled, expected, need, Cx, Verdict};
 use crate::display::value_text;
 use crate::jq::{ExprId, Outcome};
 use crate::spec::Want;
@@ -27,7 +27,8 @@ pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
             }
         }
         Want::Matches(re) => {
-            let ok = !found.is_null() && re.is_match(&value_text(&found));
+            let text = value_text(&found);
+            let ok = !found.is_null() && need!(compiled(re, &text)).is_match(&text);
             Verdict::judge(ok, format!("the value is not of the form /{re}/"))
                 .expected(Value::String(format!("a value matching /{re}/")))
         }

@@ -1,7 +1,7 @@
 //! `kv_line`: the file has exactly one `key=value` line for the key, with the value
 //! the grader derived (or of the form a regex describes).
 
-use super::{expected, need, Cx, Verdict};
+use super::{compiled, expected, need, Cx, Verdict};
 use crate::display::value_text;
 use crate::spec::Want;
 use serde_json::Value;
@@ -26,7 +26,7 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
             let ok = value_text(&exp) == entry.value;
             Verdict::judge(ok, format!("`{key}` is not the expected value")).expected(exp)
         }
-        Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
+        Want::Matches(re) => Verdict::judge(need!(compiled(re, &entry.value)).is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
             .expected(Value::String(format!("a value matching /{re}/"))),
     };
     v.found(found).line(entry.line).detail(key)

@@ -1,12 +1,13 @@
 //! `line_count`: how many lines match a regex, within `min` and `max`.
 
-use super::{need, Cx, Verdict};
-use regex::Regex;
+use super::{compiled, need, Cx, Verdict};
+use crate::spec::Pattern;
 use serde_json::Value;
 
-pub fn run(cx: &Cx, pattern: &Regex, min: Option<u64>, max: Option<u64>) -> Verdict {
+pub fn run(cx: &Cx, pattern: &Pattern, min: Option<u64>, max: Option<u64>) -> Verdict {
     let text = need!(cx.artifact.text().map_err(Verdict::fail));
-    let n = crate::input::kv::lines(text).filter(|l| pattern.is_match(l)).count() as u64;
+    let re = need!(compiled(pattern, text));
+    let n = crate::input::kv::lines(text).filter(|l| re.is_match(l)).count() as u64;
     let range = match (min, max) {
         (Some(a), Some(b)) => format!("between {a} and {b}"),
         (Some(a), None) => format!("at least {a}"),

@@ -49,6 +49,11 @@ impl Verdict {
     }
 
     /// Pass or fail on `ok`, with the message used on failure.
+    /// The grader's own failure to check (not the student's): "could not check: ...".
+    pub fn could_not(message: impl std::fmt::Display) -> Verdict {
+        Verdict { status: Status::Error, ..Verdict::fail(format!("could not check: {message}")) }
+    }
+
     pub fn judge(ok: bool, message: impl Into<String>) -> Verdict {
         if ok { Verdict::pass() } else { Verdict::fail(message) }
     }
@@ -85,6 +90,11 @@ impl Verdict {
 }
 
 /// `?` for verdicts: an early verdict, or the value to go on with.
+/// A spec pattern compiled for `text`, or the grader's error if it does not compile.
+pub fn compiled<'p>(pattern: &'p crate::spec::Pattern, text: &str) -> Result<crate::spec::pattern::Compiled<'p>, Verdict> {
+    pattern.for_text(text).map_err(|e| Verdict::could_not(format_args!("/{pattern}/ does not compile: {e}")))
+}
+
 macro_rules! need {
     ($e:expr) => {
         match $e {

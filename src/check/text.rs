@@ -1,10 +1,9 @@
 //! `text_contains` and `text_matches`: the artifact's text holds the string, or a match
 //! of the regex, the grader derived (line endings normalised first).
 
-use super::{expected, need, Cx, Verdict};
+use super::{compiled, expected, need, Cx, Verdict};
 use crate::display::value_text;
-use crate::spec::Want;
-use regex::RegexBuilder;
+use crate::spec::{Pattern, Want};
 use serde_json::Value;
 
 #[allow(clippy::result_large_err)]
@@ -26,20 +25,21 @@ pub fn contains(cx: &Cx, expect: crate::jq::ExprId) -> Verdict {
 
 pub fn matches(cx: &Cx, pattern: &Want) -> Verdict {
     let text = need!(normalised(cx));
-    let re = match pattern {
-        Want::Matches(re) => re.clone(),
+    let derived;
+    let pattern = match pattern {
+        Want::Matches(p) => p,
         Want::Equals(id) => {
             let exp = need!(expected(cx, *id));
-            let built = RegexBuilder::new(&value_text(&exp)).multi_line(true).size_limit(1 << 20).build();
-            match built {
-                Ok(re) => re,
-                Err(e) => return Verdict { status: crate::result::Status::Error, ..Verdict::fail(format!("could not check: the derived pattern is not a regex: {e}")) },
-            }
+            derived = match Pattern::new(&value_text(&exp), true) {
+                Ok(p) => p,
+                Err(e) => return Verdict::could_not(format_args!("the derived pattern is not a regex: {e}")),
+            };
+            &derived
         }
     };
-    let line = re.find(&text).map(|m| text[..m.start()].matches('\n').count() + 1);
+    let line = need!(compiled(pattern, &text)).find(&text).map(|at| text[..at].matches('\n').count() + 1);
     let v = Verdict::judge(line.is_some(), "no part of the file has the expected form")
-        .expected(Value::String(format!("text matching /{}/", re.as_str())));
+        .expected(Value::String(format!("text matching /{pattern}/")));
     match line {
         Some(l) => v.line(l),
         None => v,

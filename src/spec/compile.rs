@@ -324,7 +324,7 @@ fn check_kind(
         }
         v.clone()
     };
-    let regex = |cx: &mut Ctx, r: &str| match Regex::new(r) {
+    let regex = |cx: &mut Ctx, r: &str| match Pattern::new(r, false) {
         Ok(re) => Some(re),
         Err(e) => {
             cx.err(Some(anchor), r, format!("check `{}`: `matches` is not a valid regex: {e}", c.id));

@@ -1,14 +1,16 @@
-//! A check spec, loaded and compiled: every jq expression and regex is compiled here,
-//! before any input is read, and every mistake is reported with its place in the spec.
+//! A check spec, loaded and compiled: every jq expression is compiled and every regex
+//! checked here, before any input is read, and every mistake is reported with its place
+//! in the spec.
 
 mod compile;
 pub mod model;
+pub mod pattern;
 pub mod position;
 
 pub use model::{Format, Kind, ParamType};
 
 use crate::jq::{ExprId, Program};
-use regex::Regex;
+pub use pattern::Pattern;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -84,7 +86,7 @@ pub struct Explain {
 
 pub enum Want {
     Equals(ExprId),
-    Matches(Regex),
+    Matches(Pattern),
 }
 
 pub enum RcWant {
@@ -100,7 +102,7 @@ pub enum CheckKind {
     JqValue { path: ExprId, want: Want },
     TextContains { expect: ExprId },
     TextMatches { pattern: Want },
-    LineCount { pattern: Regex, min: Option<u64>, max: Option<u64> },
+    LineCount { pattern: Pattern, min: Option<u64>, max: Option<u64> },
     EnvoyValidate { want: RcWant },
 }
 
