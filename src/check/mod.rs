@@ -91,6 +91,7 @@ impl Verdict {
 
 /// `?` for verdicts: an early verdict, or the value to go on with.
 /// A spec pattern compiled for `text`, or the grader's error if it does not compile.
+#[allow(clippy::result_large_err)]
 pub fn compiled<'p>(pattern: &'p crate::spec::Pattern, text: &str) -> Result<crate::spec::pattern::Compiled<'p>, Verdict> {
     pattern.for_text(text).map_err(|e| Verdict::could_not(format_args!("/{pattern}/ does not compile: {e}")))
 }
