@@ -75,9 +75,9 @@ fn embed_spec_jq(out: &Path, spec: &serde_json::Value) {
     std::fs::write(out.join("spec_jq.rs"), code).expect("write the spec's parsed jq");
 }
 
-/// `jq_prelude.rs`: `PRELUDE`, one `(name, calls, build)` per standard definition in
-/// jaq's order (core, std, json), where `calls` are the indices of the definitions it
-/// may call; and `BY_NAME`, sorted by length and name, the indices of the definitions
+/// `jq_prelude.rs`: `PRELUDE`, one `(name, calls, names, build)` per standard
+/// definition in jaq's order (core, std, json), where `calls` are the indices of the
+/// definitions it may call and `names` every name it calls; and `BY_NAME`, sorted by length and name, the indices of the definitions
 /// of each name.
 fn embed_jq_prelude(out: &Path) {
     println!("cargo:rerun-if-changed=build.rs");
@@ -96,7 +96,9 @@ fn embed_jq_prelude(out: &Path) {
         calls(&d.body, &mut called);
         // A definition sees only itself and those before it.
         let ids: Vec<usize> = called.iter().flat_map(|n| by_name.get(n).into_iter().flatten()).copied().filter(|j| *j <= i).collect();
-        let _ = writeln!(code, "    ({:?}, &{ids:?}, def{i}),", d.name);
+        // Every name it calls, to keep the natives among them.
+        let names: Vec<&str> = called.into_iter().collect();
+        let _ = writeln!(code, "    ({:?}, &{ids:?}, &{names:?}, def{i}),", d.name);
     }
     // Sorted by length first: most comparisons in a lookup end there.
     let mut by_name: Vec<(&str, Vec<usize>)> = by_name.into_iter().collect();

@@ -172,7 +172,8 @@ fn compile_trees(
     let numbers: Vec<String> = (0..exprs.len().max(globals.len())).map(|i| i.to_string()).collect();
     let def_names: Vec<String> = (0..exprs.len()).map(|i| format!("__e{i}")).collect();
 
-    let mut prelude = stdlib::defs_for(std::iter::once(defs).chain(exprs.iter().map(|e| e.code.as_str())));
+    let library = stdlib::library_for(std::iter::once(defs).chain(exprs.iter().map(|e| e.code.as_str())));
+    let mut prelude = library.defs;
     prelude.extend(spec_defs);
     for (i, e) in exprs.iter().enumerate() {
         // `$__vars[d] as $name | ...`, innermost last, as `bindings` writes it.
@@ -186,7 +187,7 @@ fn compile_trees(
     }
     let main = "__main";
     prelude.push(Def { name: main, args: Vec::new(), body: dispatch_tree(0, exprs.len(), &pick, &def_names, &numbers) });
-    compile_with(prelude, main, names).ok()
+    compile_with(prelude, library.natives, main, names).ok()
 }
 
 /// [`dispatch`], as a syntax tree.
@@ -202,12 +203,17 @@ fn dispatch_tree<'a>(lo: usize, hi: usize, pick: &'a str, def_names: &'a [String
 
 /// Compile jq code; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    compile_with(stdlib::defs_for([code]), code, globals)
+    let library = stdlib::library_for([code]);
+    compile_with(library.defs, library.natives, code, globals)
 }
 
 /// Compile `code` with `prelude` defined before it.
-fn compile_with<'s>(prelude: Vec<Def<&'s str>>, code: &'s str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let funs = jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs());
+fn compile_with<'s>(
+    prelude: Vec<Def<&'s str>>,
+    funs: Vec<stdlib::Native>,
+    code: &'s str,
+    globals: &[String],
+) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
     let loader = Loader::new(prelude);
     let arena = Arena::default();
     let modules = loader

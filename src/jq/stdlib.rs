@@ -10,19 +10,30 @@ use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
 use jaq_core::ops::{Cmp, Math};
 use jaq_core::path::{Opt, Part, Path};
 
-/// A standard definition: its name, the indices of those it may call, and how to build it.
-type Entry = (&'static str, &'static [usize], fn() -> Def<&'static str>);
+/// A standard definition: its name, the indices of those it may call, every name it
+/// calls, and how to build it.
+type Entry = (&'static str, &'static [usize], &'static [&'static str], fn() -> Def<&'static str>);
 
 include!(concat!(env!("OUT_DIR"), "/jq_prelude.rs"));
 
-/// The standard definitions (core, std, json) that the jq code in `pieces` may call,
-/// directly or through other definitions, in jaq's order.
-pub fn defs_for<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<Def<&'static str>> {
+/// A native filter, as jaq's compiler takes it.
+pub type Native = jaq_core::native::Filter<jaq_core::Native<super::Data>>;
+
+/// What jq code needs of jaq's library: the standard definitions it may call, and
+/// the native filters that it or they may call.
+pub struct Library {
+    pub defs: Vec<Def<&'static str>>,
+    pub natives: Vec<Native>,
+}
+
+/// The [`Library`] for the jq code in `pieces`.
+pub fn library_for<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Library {
     // Every word of the code counts as a call: a superset is harmless, and cheaper
     // than parsing the code twice.
+    let mut names: Vec<&str> = pieces.into_iter().flat_map(words).collect();
     let mut keep = vec![false; PRELUDE.len()];
-    for w in pieces.into_iter().flat_map(words) {
-        if let Ok(k) = BY_NAME.binary_search_by(|(name, _)| (name.len(), *name).cmp(&(w.len(), w))) {
+    for w in &names {
+        if let Ok(k) = BY_NAME.binary_search_by(|(name, _)| (name.len(), *name).cmp(&(w.len(), *w))) {
             BY_NAME[k].1.iter().for_each(|i| keep[*i] = true);
         }
     }
@@ -33,7 +44,23 @@ pub fn defs_for<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Vec<Def<&'stat
             PRELUDE[i].1.iter().for_each(|j| keep[*j] = true);
         }
     }
-    PRELUDE.iter().zip(keep).filter_map(|((_, _, build), k)| k.then(build)).collect()
+    let mut defs = Vec::new();
+    for ((_, _, called, build), k) in PRELUDE.iter().zip(keep) {
+        if k {
+            defs.push(build());
+            names.extend_from_slice(called);
+        }
+    }
+    // jaq looks a native up by going through the whole list for every call, so a
+    // list of the few the code can reach compiles markedly faster than all of them.
+    names.sort_unstable();
+    names.dedup();
+    let natives = jaq_core::funs()
+        .chain(jaq_std::funs())
+        .chain(jaq_json::funs())
+        .filter(|(name, _, _)| names.binary_search(name).is_ok())
+        .collect();
+    Library { defs, natives }
 }
 
 /// Names in jq text that may call a definition: identifiers and `@format` names, but
@@ -67,13 +94,13 @@ mod tests {
     use super::*;
 
     fn names(code: &str) -> Vec<&'static str> {
-        defs_for([code]).iter().map(|d| d.name).collect()
+        library_for([code]).defs.iter().map(|d| d.name).collect()
     }
 
     #[test]
     fn the_embedded_library_is_the_one_jaq_parses() {
         let parsed: Vec<Def<&'static str>> = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()).collect();
-        let built: Vec<Def<&'static str>> = PRELUDE.iter().map(|(_, _, build)| build()).collect();
+        let built: Vec<Def<&'static str>> = PRELUDE.iter().map(|(_, _, _, build)| build()).collect();
         assert_eq!(format!("{parsed:?}"), format!("{built:?}"));
     }
 
@@ -86,6 +113,17 @@ mod tests {
         assert!(!kept.contains(&"walk"), "{kept:?}");
         // `select` calls `empty`, which the code never names.
         assert!(names("select(.a)").contains(&"empty"));
+    }
+
+    #[test]
+    fn keeps_the_natives_called_by_the_code_and_by_the_definitions_kept() {
+        let natives = |code| library_for([code]).natives.iter().map(|(n, _, _)| *n).collect::<Vec<_>>();
+        assert!(natives("length").contains(&"length"));
+        // `keys` is `keys_unsorted | sort`, both natives the code never names.
+        let via_keys = natives("keys");
+        assert!(via_keys.contains(&"keys_unsorted") && via_keys.contains(&"sort"), "{via_keys:?}");
+        assert!(!via_keys.contains(&"length"), "{via_keys:?}");
+        assert!(natives(".").is_empty());
     }
 
     #[test]
