@@ -16,11 +16,12 @@ HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 # AMD since 2015) the grader is built for that level. Then no crate asks the CPU what it
 # has at run time; on a VM each such question (CPUID) traps to the hypervisor, and the
 # first one costs a tenth of a millisecond. A binary built so will not run on an older
-# CPU: build it there, or with plain `cargo build --release`.
+# CPU: build it there, or with `make build PORTABLE=1`.
+PORTABLE ?=
 V3 := $(shell rustc --print cfg -C target-cpu=x86-64-v3 2>/dev/null | grep target_feature)
 V3_MISSING := $(filter-out $(shell rustc --print cfg -C target-cpu=native 2>/dev/null | grep target_feature),$(V3))
 comma := ,
-CPU_FLAGS := $(if $(and $(filter x86_64-%,$(HOST)),$(V3),$(if $(V3_MISSING),,yes)),$(comma) "-C"$(comma) "target-cpu=x86-64-v3")
+CPU_FLAGS := $(if $(and $(filter x86_64-%,$(HOST)),$(V3),$(if $(V3_MISSING)$(PORTABLE),,yes)),$(comma) "-C"$(comma) "target-cpu=x86-64-v3")
 ifneq ($(filter %-linux-gnu,$(HOST)),)
 CARGO_FLAGS := --locked --target $(HOST) \
 	--config 'target.$(HOST).rustflags = ["-C", "target-feature=+crt-static", "-C", "relocation-model=static"$(CPU_FLAGS)]'
