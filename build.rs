@@ -77,8 +77,8 @@ fn embed_spec_jq(out: &Path, spec: &serde_json::Value) {
 
 /// `jq_prelude.rs`: `PRELUDE`, one `(name, calls, names, build)` per standard
 /// definition in jaq's order (core, std, json), where `calls` are the indices of the
-/// definitions it may call and `names` every name it calls; and `BY_NAME`, sorted by length and name, the indices of the definitions
-/// of each name.
+/// definitions it may call and `names` every name it calls; and `BY_NAME`, sorted by
+/// length and name, the indices of the definitions of each name.
 fn embed_jq_prelude(out: &Path) {
     println!("cargo:rerun-if-changed=build.rs");
     let defs: Vec<Def<&'static str>> = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()).collect();

@@ -48,12 +48,12 @@ impl Verdict {
         Verdict { status: Status::Fail, message: message.into(), ..Verdict::pass() }
     }
 
-    /// Pass or fail on `ok`, with the message used on failure.
     /// The grader's own failure to check (not the student's): "could not check: ...".
     pub fn could_not(message: impl std::fmt::Display) -> Verdict {
         Verdict { status: Status::Error, ..Verdict::fail(format!("could not check: {message}")) }
     }
 
+    /// Pass or fail on `ok`, with the message used on failure.
     pub fn judge(ok: bool, message: impl Into<String>) -> Verdict {
         if ok { Verdict::pass() } else { Verdict::fail(message) }
     }
@@ -89,13 +89,13 @@ impl Verdict {
     }
 }
 
-/// `?` for verdicts: an early verdict, or the value to go on with.
 /// A spec pattern compiled for `text`, or the grader's error if it does not compile.
 #[allow(clippy::result_large_err)]
 pub fn compiled<'p>(pattern: &'p crate::spec::Pattern, text: &str) -> Result<crate::spec::pattern::Compiled<'p>, Verdict> {
     pattern.for_text(text).map_err(|e| Verdict::could_not(format_args!("/{pattern}/ does not compile: {e}")))
 }
 
+/// `?` for verdicts: an early verdict, or the value to go on with.
 macro_rules! need {
     ($e:expr) => {
         match $e {

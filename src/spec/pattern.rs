@@ -41,10 +41,6 @@ impl Pattern {
         Ok(Pattern { source: source.to_string(), multi_line, lite: OnceLock::new(), unicode: OnceLock::new() })
     }
 
-    pub fn as_str(&self) -> &str {
-        &self.source
-    }
-
     /// The pattern compiled to search `text` and its substrings.
     pub fn for_text(&self, text: &str) -> Result<Compiled<'_>, String> {
         if text.len() <= LITE_MAX_TEXT
