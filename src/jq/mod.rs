@@ -12,6 +12,7 @@
 //! jaq can place.
 
 pub mod convert;
+mod lookup;
 mod prebuilt;
 mod stdlib;
 
@@ -49,6 +50,8 @@ pub struct Program {
     exprs: Vec<ExprSrc>,
     deps: Vec<BTreeSet<usize>>,
     globals: Vec<String>,
+    /// Per expression: run without jaq, when it only reads a variable.
+    lookups: Vec<Option<lookup::Lookup>>,
 }
 
 /// Reserved variables every expression can use besides the spec's own.
@@ -73,14 +76,15 @@ impl ProgramBuilder {
     pub fn build(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
         let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
+        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
         if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
-            return Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() });
+            return Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups });
         }
         // The text form is needed only when the trees fail: jaq places its errors.
         let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
-            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
+            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups }),
             // Only on failure: compile each expression alone, so every error names its own.
             Err(whole) => Err(self.locate_errors(defs, &names, &prefixes, &starts, whole)),
         }
@@ -324,6 +328,19 @@ impl Program {
     /// per global, in order (see [`Program::vars`]); `found` and `expected` fill the
     /// reserved variables.
     pub fn run(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
+        if let (Some(l), Val::Arr(values)) = (&self.lookups[id.0], vars)
+            && let Some(var) = values.get(l.global)
+        {
+            return match l.run(var.clone()) {
+                Ok(v) => Outcome::Value(v),
+                Err(e) => Outcome::Error(convert::error_text(e)),
+            };
+        }
+        self.run_jaq(id, vars, input, found, expected)
+    }
+
+    /// [`Program::run`] through jaq, whatever the expression.
+    fn run_jaq(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
         let all = [vars.clone(), found, expected, Val::from(id.0 as isize)];
         let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new(all));
         let mut outputs = self.filter.id.run((ctx, input));
@@ -413,7 +430,7 @@ mod tests {
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
         let trees = compile_trees(defs, &b.exprs, &deps, &globals, &names).expect("trees compile");
         let text = compile(&assemble(defs, &b.exprs, &prefixes).0, &names).expect("text compiles");
-        let program = |filter| Program { filter, exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone() };
+        let program = |filter| Program { filter, exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone(), lookups: vec![None; b.exprs.len()] };
         let (trees, text) = (program(trees), program(text));
         let vars = Program::vars(&[Val::from(3isize), Val::from(4isize), Val::from(5isize)]);
         let inputs = [serde_json::json!({"x": "AbC"}), serde_json::json!([1, 2, 3]), serde_json::json!(null)];
@@ -433,5 +450,36 @@ mod tests {
     fn halt_is_an_error_not_an_exit() {
         let (p, ids) = program(&["halt"], &[]);
         assert!(matches!(p.run(ids[0], &Program::vars(&[]), Val::Null, Val::Null, Val::Null), Outcome::Error(_)));
+    }
+
+    /// A lookup run without jaq gives what jaq gives, errors included.
+    #[test]
+    fn lookups_agree_with_jaq() {
+        let exprs = ["$a", "$a.k", "$a.k.n", "$a[1]", "$a[7]", "$a.k[0]", "$b.x", "$b[0].y"];
+        let globals: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let mut b = ProgramBuilder::default();
+        let ids: Vec<ExprId> = exprs.iter().map(|e| b.add(e, e.to_string())).collect();
+        let p = b.build("", &globals).unwrap();
+        assert!(ids.iter().all(|id| p.lookups[id.0].is_some()), "every one of these is a lookup");
+        let values = [
+            serde_json::json!({"k": {"n": 1}}),
+            serde_json::json!({"k": ["x"]}),
+            serde_json::json!({}),
+            serde_json::json!([10, 20]),
+            serde_json::json!(null),
+            serde_json::json!("text"),
+            serde_json::json!(3),
+            serde_json::json!([{"y": true}]),
+        ];
+        for a in &values {
+            for bv in &values {
+                let vars = Program::vars(&[convert::to_jaq(a), convert::to_jaq(bv)]);
+                for (code, id) in exprs.iter().zip(&ids) {
+                    let fast = format!("{:?}", p.run(*id, &vars, Val::Null, Val::Null, Val::Null));
+                    let slow = format!("{:?}", p.run_jaq(*id, &vars, Val::Null, Val::Null, Val::Null));
+                    assert_eq!(fast, slow, "{code} with $a = {a}, $b = {bv}");
+                }
+            }
+        }
     }
 }
