@@ -10,10 +10,10 @@ use jaq_core::ValT;
 use jaq_json::Val;
 
 /// `$name` followed by `.key` and `[n]` steps, already resolved to a spec variable.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Lookup {
     /// Index of the variable among the spec's globals.
-    pub global: usize,
+    pub(super) global: usize,
     steps: Vec<Val>,
 }
 
