@@ -12,6 +12,10 @@ use serde_json::Value;
 enum Rule {
     /// Any scalar (no objects, no arrays).
     Scalar,
+    /// One of these strings: a path that is harmless whatever Envoy does with it.
+    OneOf(&'static [&'static str]),
+    /// A duration: a string such as `0s`, or an object of `seconds` and `nanos`.
+    Duration,
     /// Any value without further structure rules (plain data such as node metadata).
     Data,
     /// An object whose keys are listed; anything else is refused.
@@ -26,7 +30,21 @@ use Rule::*;
 
 const HTTP_PROTOCOL_OPTIONS: &str = "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
 
-const DURATION_OR_SCALAR: Rule = Scalar;
+/// Where an access log may go: nowhere, or the Envoy's own output.
+const LOG_STREAMS: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr"];
+
+/// Access loggers that write to Envoy's own output, without options: a log format may
+/// read its template from a file.
+const ACCESS_LOG: Rule = Obj(&[
+    ("name", Scalar),
+    (
+        "typed_config",
+        Typed(&[
+            ("type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog", Obj(&[])),
+            ("type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StderrAccessLog", Obj(&[])),
+        ]),
+    ),
+]);
 
 const SOCKET_ADDRESS: Rule = Obj(&[(
     "socket_address",
@@ -42,22 +60,22 @@ const HTTP2_OPTIONS: Rule = Data;
 
 const CONFIG_SOURCE: Rule = Obj(&[
     ("ads", Obj(&[])),
-    ("initial_fetch_timeout", DURATION_OR_SCALAR),
+    ("initial_fetch_timeout", Duration),
     ("resource_api_version", Scalar),
 ]);
 
 const GRPC_SERVICE: Rule = Obj(&[
     ("envoy_grpc", Obj(&[("cluster_name", Scalar), ("authority", Scalar)])),
-    ("timeout", Scalar),
+    ("timeout", Duration),
 ]);
 
 const CLUSTER: Rule = Obj(&[
     ("name", Scalar),
     ("type", Scalar),
-    ("connect_timeout", Scalar),
+    ("connect_timeout", Duration),
     ("lb_policy", Scalar),
     ("dns_lookup_family", Scalar),
-    ("dns_refresh_rate", Scalar),
+    ("dns_refresh_rate", Duration),
     ("respect_dns_ttl", Scalar),
     ("per_connection_buffer_limit_bytes", Scalar),
     ("max_requests_per_connection", Scalar),
@@ -77,6 +95,7 @@ const CLUSTER: Rule = Obj(&[
         Obj(&[("tcp_keepalive", Obj(&[("keepalive_time", Scalar), ("keepalive_interval", Scalar), ("keepalive_probes", Scalar)]))]),
     ),
     ("circuit_breakers", Data),
+    ("common_lb_config", Data),
     (
         "load_assignment",
         Obj(&[
@@ -97,7 +116,10 @@ const BOOTSTRAP: Rule = Obj(&[
         "node",
         Obj(&[("id", Scalar), ("cluster", Scalar), ("metadata", Data), ("locality", Data)]),
     ),
-    ("admin", Obj(&[("address", SOCKET_ADDRESS)])),
+    (
+        "admin",
+        Obj(&[("address", SOCKET_ADDRESS), ("access_log_path", OneOf(LOG_STREAMS)), ("access_log", List(&ACCESS_LOG))]),
+    ),
     (
         "dynamic_resources",
         Obj(&[
@@ -149,6 +171,18 @@ fn walk(v: &Value, rule: &Rule, at: &str, out: &mut Vec<String>) {
         Scalar => {
             if v.is_object() || v.is_array() {
                 out.push(format!("`{}` must be a plain value", shown(at)));
+            }
+        }
+        OneOf(allowed) => {
+            if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
+                out.push(format!("`{}` is not allowed: it may only be {}", shown(at), allowed.join(", ")));
+            }
+        }
+        Duration => {
+            if v.is_object() {
+                walk(v, &Obj(&[("seconds", Scalar), ("nanos", Scalar)]), at, out);
+            } else {
+                walk(v, &Scalar, at, out);
             }
         }
         List(item) => match v {
@@ -224,6 +258,27 @@ mod tests {
         assert!(r.iter().any(|m| m.contains(".admin.access_log")), "{r:?}");
         assert!(r.iter().any(|m| m.contains(".static_resources.listeners")), "{r:?}");
         assert!(r.iter().any(|m| m.contains("transport_socket")), "{r:?}");
+    }
+
+    #[test]
+    fn harmless_logs_options_and_durations_pass() {
+        let b = json!({
+            "admin": {"access_log_path": "/dev/null", "access_log": [{"name": "stdout", "typed_config": {
+                "@type": "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog"}}]},
+            "dynamic_resources": {"cds_config": {"ads": {}, "initial_fetch_timeout": {"seconds": 0}}},
+            "static_resources": {"clusters": [{"name": "a", "common_lb_config": {}, "connect_timeout": {"seconds": 1, "nanos": 0}}]}
+        });
+        assert_eq!(screen(&b), Ok(()));
+    }
+
+    #[test]
+    fn logs_that_write_files_are_refused() {
+        let b = json!({"admin": {"access_log_path": "/tmp/x", "access_log": [{"name": "f", "typed_config": {
+            "@type": "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog",
+            "log_format": {"text_format_source": {"filename": "/etc/shadow"}}}}]}});
+        let r = screen(&b).unwrap_err();
+        assert!(r.iter().any(|m| m.contains(".admin.access_log_path") && m.contains("/dev/null")), "{r:?}");
+        assert!(r.iter().any(|m| m.contains("log_format")), "{r:?}");
     }
 
     #[test]

@@ -38,11 +38,12 @@ impl KvFile {
         self.entries.iter().filter(|e| e.key == key).collect()
     }
 
-    /// As an object; a key given twice keeps its first value (checks report the duplicate).
+    /// As an object; a key given twice keeps its last value, as in a shell script and
+    /// as the lab reads `rc=` (its last line). Checks of the file itself report the duplicate.
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         for e in &self.entries {
-            m.entry(e.key.clone()).or_insert_with(|| Value::String(e.value.clone()));
+            m.insert(e.key.clone(), Value::String(e.value.clone()));
         }
         Value::Object(m)
     }
@@ -71,6 +72,12 @@ mod tests {
         assert_eq!(f.get("domain")[0].line, 2);
         assert!(f.get("- note").is_empty());
         assert_eq!(f.entries.len(), 2);
+    }
+
+    #[test]
+    fn as_a_value_the_last_of_a_repeated_key_wins() {
+        let f = KvFile::parse("rc=0\nsome output\nrc=1\n");
+        assert_eq!(f.to_value(), serde_json::json!({"rc": "1"}));
     }
 
     #[test]

@@ -9,10 +9,21 @@ use serde_json::Value;
 /// (100 000 nested `{a: ` took over a minute).
 pub const MAX_FLOW_DEPTH: usize = 100;
 
-/// One YAML document.
+/// One YAML document. Empty documents around it are fine (a trailing `---`, which
+/// Envoy accepts too); a second document with content is refused, not guessed at.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
     precheck(text)?;
-    Strict.deserialize(serde_yaml::Deserializer::from_str(text)).map_err(describe)
+    match Strict.deserialize(serde_yaml::Deserializer::from_str(text)) {
+        Err(e) if e.to_string().contains("more than one document") => {
+            let mut docs = parse_stream(text)?;
+            match docs.len() {
+                0 => Ok(Value::Null),
+                1 => Ok(docs.remove(0)),
+                n => Err(format!("it holds {n} YAML documents with content, where one is expected")),
+            }
+        }
+        r => r.map_err(describe),
+    }
 }
 
 /// Every document of a YAML stream; empty documents (such as the one after a
@@ -114,6 +125,13 @@ mod tests {
     fn stream_drops_empty_documents() {
         let docs = parse_stream("a: 1\n---\nkind: Deployment\n---\n").unwrap();
         assert_eq!(docs, vec![json!({"a": 1}), json!({"kind": "Deployment"})]);
+    }
+
+    #[test]
+    fn one_document_may_have_empty_ones_around_it() {
+        assert_eq!(parse_doc("---\na: 1\n---\n").unwrap(), json!({"a": 1}));
+        assert_eq!(parse_doc("a: 1\n---\n---\n").unwrap(), json!({"a": 1}));
+        assert!(parse_doc("a: 1\n---\nb: 2\n").unwrap_err().contains("2 YAML documents"));
     }
 
     #[test]
