@@ -62,3 +62,24 @@ fn envoy_not_on_path_is_said_so() {
     assert_eq!(g.status("bootstrap.validates"), "error");
     assert!(g.message("bootstrap.validates").contains("Envoy not found on PATH"), "{}", g.message("bootstrap.validates"));
 }
+
+#[test]
+fn a_launched_envoy_reaches_no_server_the_bootstrap_names() {
+    // A server of the student's choosing at the xDS endpoint could hand the grader's
+    // Envoy listeners and file-writing access logs over ADS, which no screen of the
+    // bootstrap sees. The launched Envoy's endpoints point at a closed port instead.
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    server.set_nonblocking(true).unwrap();
+    let port = server.local_addr().unwrap().port();
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "address: istiod.istio-system.svc\n                port_value: 15012", &format!("address: 127.0.0.1\n                port_value: {port}"));
+    let g = c.grade().launch().run();
+    // It ran and was probed, and Envoy's answers are those of "no istiod".
+    assert_eq!(g.status("ready.code_live"), "pass", "{}", g.message("ready.code_live"));
+    assert_eq!(g.status("ready.state_live"), "pass", "{}", g.message("ready.state_live"));
+    let accepted = server.accept();
+    assert!(
+        matches!(&accepted, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "the launched Envoy connected to the endpoint its bootstrap names"
+    );
+}

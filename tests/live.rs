@@ -77,6 +77,38 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
     assert_eq!(g.code, Some(2));
 }
 
+#[test]
+fn probe_mode_refuses_an_envoy_started_from_an_older_bootstrap() {
+    // Started before initial_fetch_timeout was added, such an Envoy turns Ready after a
+    // while; the student then copies LIVE. It runs the same node, but not the file.
+    let old = tempfile::tempdir().unwrap();
+    let older = std::fs::read_to_string(sample().join("bootstrap.yaml")).unwrap().replace("    initial_fetch_timeout: 0s\n", "");
+    assert!(!older.contains("initial_fetch_timeout"));
+    std::fs::write(old.path().join("bootstrap.yaml"), older).unwrap();
+    let envoy = Running::start(&old.path().join("bootstrap.yaml"));
+    let g = Grade::sample().param(&format!("admin={}", envoy.admin)).run();
+    assert_eq!(g.status("ready.body_live"), "error");
+    let m = g.message("node.live");
+    assert!(m.contains("runs your node but not your bootstrap.yaml as it is now"), "{m}");
+    assert!(m.contains("cds_config initial_fetch_timeout, lds_config initial_fetch_timeout"), "{m}");
+    assert_eq!(g.code, Some(2));
+}
+
+#[test]
+fn launch_mode_blames_the_bootstrap_envoy_rejects() {
+    // Envoy writes its admin address before it rejects the configuration, so the probe
+    // alone would say "nothing listens there" and blame the grader.
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "cluster_name: xds-grpc", "cluster_name: xds-grcp");
+    let g = c.grade().launch().run();
+    for id in ["node.live", "ready.code_live", "report.ready_live"] {
+        assert_eq!(g.status(id), "fail", "{id}: {}", g.message(id));
+    }
+    let m = g.message("node.live");
+    assert!(m.contains("Envoy exited") && m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
+    assert_eq!(g.code, Some(1));
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }

@@ -85,8 +85,9 @@ pub fn view(rec: &Recording) -> Result<Value, String> {
         .ok_or_else(|| format!("{} on {} has no control_plane.connected_state (is this an Envoy admin port?)", shown(STATS), rec.admin))?;
     let dump_json: Value = serde_json::from_str(&dump.body)
         .map_err(|_| format!("{} on {} is not JSON (is this an Envoy admin port?)", CONFIG_DUMP, rec.admin))?;
-    let node = dump_json
-        .pointer("/configs/0/bootstrap/node")
+    let bootstrap = dump_json.pointer("/configs/0/bootstrap").cloned().unwrap_or(Value::Null);
+    let node = bootstrap
+        .get("node")
         .cloned()
         .ok_or_else(|| format!("{} on {} has no .configs[0].bootstrap.node", CONFIG_DUMP, rec.admin))?;
     let server_info = rec
@@ -99,6 +100,7 @@ pub fn view(rec: &Recording) -> Result<Value, String> {
         "ready": {"code": ready.status, "body": ready.body.trim_end_matches(['\r', '\n'])},
         "connected_state": connected_state,
         "node": node,
+        "bootstrap": bootstrap,
         "server_info": {"state": server_info.get("state"), "version": server_info.get("version")},
     }))
 }

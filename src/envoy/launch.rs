@@ -3,7 +3,12 @@
 //! The grader's copy runs in a private directory with hot restart off (so parallel
 //! launches do not clash on its shared-memory socket) and the admin address overridden
 //! to 127.0.0.1:0; Envoy writes the port it bound to `--admin-address-path`.
+//!
+//! Every cluster endpoint is pointed at a port that refuses connections: the lab's
+//! Envoy runs with no istiod, and a launched one must not fetch listeners or
+//! extensions from a server a submission names (the screen only sees the bootstrap).
 
+use super::closed_port::ClosedPort;
 use super::process::{self, Guarded, PrivateDir};
 use serde_json::Value;
 use std::path::Path;
@@ -19,6 +24,8 @@ const ADMIN_OVERRIDE: &str = r#"{"admin": {"address": {"socket_address": {"addre
 pub struct Launched {
     child: Guarded,
     _dir: PrivateDir,
+    _upstream: ClosedPort,
+    log: std::path::PathBuf,
     /// `http://127.0.0.1:PORT`
     pub admin: String,
 }
@@ -31,11 +38,39 @@ impl Launched {
     pub fn stop(mut self) {
         self.child.stop();
     }
+
+    /// If Envoy exits within `limit` (it may write its admin address and then reject
+    /// the bootstrap), how, with the last thing it logged.
+    pub fn exited_within(&mut self, limit: Duration) -> Option<String> {
+        let status = self.child.wait_for(limit)?;
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        Some(format!("Envoy exited ({status}): {}", super::validate::last_message(&log)))
+    }
+}
+
+/// The bootstrap with every cluster endpoint at `127.0.0.1:port`.
+fn isolated(data: &Value, port: u16) -> Value {
+    let mut data = data.clone();
+    let clusters = data.pointer_mut("/static_resources/clusters").and_then(Value::as_array_mut);
+    for cluster in clusters.into_iter().flatten() {
+        let endpoints = cluster.pointer_mut("/load_assignment/endpoints").and_then(Value::as_array_mut);
+        for group in endpoints.into_iter().flatten() {
+            let lb = group.get_mut("lb_endpoints").and_then(Value::as_array_mut);
+            for e in lb.into_iter().flatten() {
+                if let Some(a) = e.pointer_mut("/endpoint/address/socket_address").and_then(Value::as_object_mut) {
+                    a.insert("address".into(), "127.0.0.1".into());
+                    a.insert("port_value".into(), port.into());
+                }
+            }
+        }
+    }
+    data
 }
 
 pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String> {
     let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
-    std::fs::write(dir.path().join(name), serde_json::to_vec(data).unwrap_or_default())
+    let upstream = ClosedPort::new().map_err(|e| format!("cannot hold a closed local port: {e}"))?;
+    std::fs::write(dir.path().join(name), serde_json::to_vec(&isolated(data, upstream.port)).unwrap_or_default())
         .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
     let addr_file = dir.path().join("admin.address");
     let log_path = dir.path().join("envoy.log");
@@ -56,7 +91,7 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
     let start = Instant::now();
     loop {
         if let Some(addr) = std::fs::read_to_string(&addr_file).ok().filter(|a| a.trim().contains(':')) {
-            return Ok(Launched { child, _dir: dir, admin: format!("http://{}", addr.trim()) });
+            return Ok(Launched { child, _dir: dir, _upstream: upstream, log: log_path, admin: format!("http://{}", addr.trim()) });
         }
         if let Some(status) = child.exited() {
             let log = std::fs::read_to_string(&log_path).unwrap_or_default();
@@ -68,5 +103,26 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
             return Err(format!("Envoy did not open its admin port within {}s; the grader stopped it", START_TIMEOUT.as_secs()));
         }
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_endpoint_points_at_the_closed_port() {
+        let b = json!({"node": {"id": "x"}, "static_resources": {"clusters": [
+            {"name": "a", "load_assignment": {"endpoints": [{"lb_endpoints": [
+                {"endpoint": {"address": {"socket_address": {"address": "evil.example", "port_value": 15012}}}},
+                {"endpoint": {"address": {"socket_address": {"address": "10.0.0.1", "port_value": 1}}}}]}]}},
+            {"name": "b"}]}});
+        let out = isolated(&b, 4242);
+        let addrs: Vec<&Value> = out.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints").unwrap()
+            .as_array().unwrap().iter().map(|e| &e["endpoint"]["address"]["socket_address"]).collect();
+        assert_eq!(addrs, vec![&json!({"address": "127.0.0.1", "port_value": 4242}); 2]);
+        assert_eq!(out["node"], b["node"]);
+        assert_eq!(out["static_resources"]["clusters"][1], json!({"name": "b"}));
     }
 }

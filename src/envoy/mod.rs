@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod binary;
+pub mod closed_port;
 pub mod launch;
 pub mod process;
 pub mod recording;

@@ -51,9 +51,17 @@ pub fn stop_all() {
 /// Envoy behind a wrapper script). By PID only: a student's own Envoy may run beside
 /// the grader, and it is in neither.
 fn kill(pid: u32, sig: i32) {
+    signal_group(pid, sig);
+    // SAFETY: kill(2) with a PID we started and have not reaped.
+    unsafe {
+        libc::kill(pid as i32, sig);
+    }
+}
+
+fn signal_group(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on the group our unreaped child leads.
     unsafe {
         libc::kill(-(pid as i32), sig);
-        libc::kill(pid as i32, sig);
     }
 }
 
@@ -117,12 +125,34 @@ impl Guarded {
         self.pid
     }
 
-    /// Has it exited? (Non-blocking.)
+    /// Has it exited? (Non-blocking.) An exited child is reaped here, and only here.
     pub fn exited(&mut self) -> Option<ExitStatus> {
-        if self.done.is_none() {
-            self.done = self.child.try_wait().ok().flatten();
+        if self.done.is_none() && self.is_zombie() {
+            self.reap();
         }
         self.done
+    }
+
+    /// Exited but not yet reaped, asked without reaping it (`WNOWAIT`).
+    fn is_zombie(&self) -> bool {
+        // SAFETY: waitid writes only into `info`, a zeroed siginfo_t we own.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(libc::P_PID, self.pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+            r == 0 && info.si_pid() != 0
+        }
+    }
+
+    /// Kill what the child left in its process group, then reap the child. In this
+    /// order: until it is reaped its PID, which is also the group's ID, cannot be
+    /// given to another process, so the group signal cannot reach a stranger.
+    fn reap(&mut self) {
+        signal_group(self.pid, libc::SIGKILL);
+        // Unregistered first, so a signal arriving now does not signal a reaped PID.
+        if let Ok(mut c) = CHILDREN.lock() {
+            c.retain(|p| *p != self.pid);
+        }
+        self.done = self.child.wait().ok();
     }
 
     /// Wait up to `limit` for the child to exit by itself.
@@ -141,19 +171,16 @@ impl Guarded {
         }
     }
 
-    /// Stop it: SIGTERM, a short grace period, then SIGKILL; always reaped.
+    /// Stop it: SIGTERM, a short grace period, then SIGKILL; always reaped. A child
+    /// already reaped is not signalled again: its PID may belong to someone else now.
     pub fn stop(&mut self) {
-        if self.exited().is_none() {
-            kill(self.pid, libc::SIGTERM);
-            if self.wait_for(Duration::from_secs(2)).is_none() {
-                kill(self.pid, libc::SIGKILL);
-                self.done = self.child.wait().ok();
-            }
+        if self.exited().is_some() {
+            return;
         }
-        // Whatever the child left in its group goes too.
-        kill(self.pid, libc::SIGKILL);
-        if let Ok(mut c) = CHILDREN.lock() {
-            c.retain(|p| *p != self.pid);
+        kill(self.pid, libc::SIGTERM);
+        if self.wait_for(Duration::from_secs(2)).is_none() {
+            kill(self.pid, libc::SIGKILL);
+            self.reap();
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use super::artifacts::Artifact;
 use super::Grader;
-use crate::check::compare::equal;
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{admin, launch, recording::Recording};
 use crate::spec::SourceKind;
@@ -71,7 +70,7 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
         }
     let slot = admin::view(&recording)
         .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))
-        .and_then(|view| same_node(&view, artifact, &recording.admin).map(|_| view));
+        .and_then(|view| same_bootstrap(&view, artifact, &recording.admin).map(|_| view));
     Some(Acquired { slot, described })
 }
 
@@ -86,13 +85,19 @@ fn failed(u: Unavailable, described: String) -> Acquired {
 fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
     let data = g.envoy_input(artifact)?;
     let envoy = g.envoy_path()?;
-    let running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {
+    let mut running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {
         // Envoy refusing the student's bootstrap is the student's finding, not ours.
         if e.starts_with("Envoy exited") { Unavailable::student(e) } else { Unavailable::grader(e) }
     })?;
     let rec = admin::probe(&running.admin, "launch");
+    // A probe that failed because Envoy rejected the bootstrap after opening its admin
+    // port is the student's finding, said in Envoy's words.
+    let rejected = if admin::view(&rec).is_err() { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
     running.stop();
-    Ok(rec)
+    match rejected {
+        Some(why) => Err(Unavailable::student(why)),
+        None => Ok(rec),
+    }
 }
 
 /// A probe that failed, said so the reader knows what to do next.
@@ -107,23 +112,25 @@ fn advice(rec: &Recording, dir: &Path, bootstrap: &str, problem: String) -> Stri
     )
 }
 
-/// The live Envoy must be running this submission's bootstrap: its node must match.
-fn same_node(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), Unavailable> {
+/// The live Envoy must be running this submission's bootstrap as the file is now: an
+/// Envoy started from an older version would answer for that one (an earlier
+/// bootstrap without `initial_fetch_timeout` turns Ready, which this lab's never does).
+fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), Unavailable> {
     let data = artifact
         .data()
         .map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
-    let pick = |v: &Value| {
-        serde_json::json!({"id": v.get("id"), "cluster": v.get("cluster"), "metadata": v.get("metadata")})
-    };
-    let live = pick(&view["node"]);
-    let own = pick(data.get("node").unwrap_or(&Value::Null));
-    if equal(&live, &own) {
-        Ok(())
-    } else {
-        let id = crate::display::value_text(&live["id"]);
-        Err(Unavailable::grader(format!(
-            "the Envoy at {admin} is not running your {} (its node.id is {id})",
-            artifact.name
-        )))
+    let differ = super::same_bootstrap::differences(&view["bootstrap"], data);
+    if differ.is_empty() {
+        return Ok(());
     }
+    let id = crate::display::value_text(&view["node"]["id"]);
+    Err(Unavailable::grader(if differ.contains(&"node") {
+        format!("the Envoy at {admin} is not running your {} (its node.id is {id})", artifact.name)
+    } else {
+        format!(
+            "the Envoy at {admin} runs your node but not your {} as it is now (they differ in {}); stop it and start it again with the file",
+            artifact.name,
+            differ.join(", ")
+        )
+    }))
 }

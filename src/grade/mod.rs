@@ -3,6 +3,7 @@
 
 pub mod artifacts;
 mod live;
+mod same_bootstrap;
 pub mod params;
 
 use crate::check::{self, Cx};

@@ -1,0 +1,89 @@
+//! Is a running Envoy running this bootstrap, as the file is now? Compared on what the
+//! live checks depend on: the node, where ADS goes, how long CDS and LDS wait, and the
+//! static clusters. (Endpoints and the admin address are not compared: a launched
+//! Envoy gets its own.)
+
+use crate::check::compare::equal;
+use serde_json::{json, Value};
+
+/// The places where `running` (from /config_dump) and `file` differ, by name.
+pub fn differences(running: &Value, file: &Value) -> Vec<&'static str> {
+    let (a, b) = (essentials(running), essentials(file));
+    ESSENTIALS.iter().filter(|(key, _)| !equal(&a[key], &b[key])).map(|(_, said)| *said).collect()
+}
+
+const ESSENTIALS: &[(&str, &str)] = &[
+    ("node", "node"),
+    ("ads", "ADS cluster"),
+    ("cds_wait", "cds_config initial_fetch_timeout"),
+    ("lds_wait", "lds_config initial_fetch_timeout"),
+    ("clusters", "static cluster names"),
+];
+
+fn essentials(b: &Value) -> Value {
+    let node = &b["node"];
+    let dynamic = &b["dynamic_resources"];
+    let ads: Vec<&Value> = dynamic["ads_config"]["grpc_services"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| &s["envoy_grpc"]["cluster_name"])
+        .collect();
+    let mut clusters: Vec<String> = b["static_resources"]["clusters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| crate::display::value_text(&c["name"]))
+        .collect();
+    clusters.sort();
+    json!({
+        "node": {"id": node.get("id"), "cluster": node.get("cluster"), "metadata": node.get("metadata")},
+        "ads": ads,
+        "cds_wait": seconds(&dynamic["cds_config"]["initial_fetch_timeout"]),
+        "lds_wait": seconds(&dynamic["lds_config"]["initial_fetch_timeout"]),
+        "clusters": clusters,
+    })
+}
+
+/// A duration as Envoy reads it (`"0s"`, `"1.5s"`, `{seconds, nanos}`), in seconds;
+/// anything else as it is, so that two unreadable values still compare.
+fn seconds(d: &Value) -> Value {
+    let parsed = match d {
+        Value::String(s) => s.strip_suffix('s').and_then(|n| n.trim().parse::<f64>().ok()),
+        Value::Object(m) => {
+            let part = |k: &str| m.get(k).map_or(Some(0.0), |v| v.as_f64().or_else(|| v.as_str()?.parse().ok()));
+            part("seconds").zip(part("nanos")).map(|(s, n)| s + n / 1e9)
+        }
+        _ => None,
+    };
+    parsed.map_or_else(|| d.clone(), |s| json!(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boot(ads: &str, wait: Value) -> Value {
+        json!({
+            "node": {"id": "sidecar~1", "cluster": "a.b", "metadata": {"X": "1"}},
+            "dynamic_resources": {"ads_config": {"grpc_services": [{"envoy_grpc": {"cluster_name": ads}}]},
+                "cds_config": {"ads": {}, "initial_fetch_timeout": wait.clone()}, "lds_config": {"ads": {}, "initial_fetch_timeout": wait}},
+            "static_resources": {"clusters": [{"name": "xds-grpc", "type": "STRICT_DNS"}]}
+        })
+    }
+
+    #[test]
+    fn the_same_bootstrap_in_envoys_spelling_matches() {
+        let mut dumped = boot("xds-grpc", json!("0s"));
+        dumped["node"]["user_agent_name"] = json!("envoy");
+        assert!(differences(&dumped, &boot("xds-grpc", json!({"seconds": 0}))).is_empty());
+        assert!(differences(&dumped, &boot("xds-grpc", json!("0.000s"))).is_empty());
+    }
+
+    #[test]
+    fn an_envoy_started_from_an_older_file_is_told_apart() {
+        let old = boot("xds-grpc", Value::Null);
+        assert_eq!(differences(&old, &boot("xds-grpc", json!("0s"))), vec!["cds_config initial_fetch_timeout", "lds_config initial_fetch_timeout"]);
+        assert_eq!(differences(&boot("other", json!("0s")), &boot("xds-grpc", json!("0s"))), vec!["ADS cluster"]);
+    }
+}
