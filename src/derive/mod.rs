@@ -132,6 +132,13 @@ impl<'s> Env<'s> {
         Ok(self.spec.program.run(id, vars, input, j(found), j(expected)))
     }
 
+    /// Why an expression is not run at all in this run, if a variable it needs was
+    /// skipped by a choice of the run. A `let` is skipped exactly when a variable it
+    /// reads is, so this is the same for every submission of a run.
+    pub fn skipped(&self, id: ExprId) -> Option<&Unavailable> {
+        self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Skip)
+    }
+
     /// Run an expression for its value; no output or a jq error make it unavailable,
     /// blamed on the submission if the expression reads from it.
     pub fn eval(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Slot {

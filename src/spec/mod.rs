@@ -121,6 +121,24 @@ impl CheckKind {
             CheckKind::EnvoyValidate { .. } => "envoy_validate",
         }
     }
+
+    /// The expressions the verdict needs: the path and the expected value (not
+    /// `explain`'s, which only add words to a failure).
+    pub fn exprs(&self) -> impl Iterator<Item = ExprId> {
+        let want = |w: &Want| match w {
+            Want::Equals(id) => Some(*id),
+            Want::Matches(_) => None,
+        };
+        let pair = match self {
+            CheckKind::KvLine { want: w, .. } | CheckKind::TextMatches { pattern: w } => [want(w), None],
+            CheckKind::RcLine { want: RcWant::Equals(id) } | CheckKind::EnvoyValidate { want: RcWant::Equals(id) } => [Some(*id), None],
+            CheckKind::Json { path, expect, .. } => [*path, Some(*expect)],
+            CheckKind::JqValue { path, want: w } => [Some(*path), want(w)],
+            CheckKind::TextContains { expect } => [Some(*expect), None],
+            CheckKind::Exists | CheckKind::LineCount { .. } | CheckKind::RcLine { .. } | CheckKind::EnvoyValidate { .. } => [None, None],
+        };
+        pair.into_iter().flatten()
+    }
 }
 
 /// A mistake in a spec, with where it is.
