@@ -22,7 +22,7 @@ fn an_admin_access_log_is_refused_and_its_file_never_created() {
     let g = c.grade().run();
     assert_eq!(g.status("bootstrap.validates"), "fail");
     let m = g.message("bootstrap.validates");
-    assert!(m.contains("was not given to Envoy") && m.contains(".admin.access_log") && m.contains("access logs write files"), "{m}");
+    assert!(m.contains("was not given to Envoy") && m.contains(".admin.access_log") && m.contains("FileAccessLog") && m.contains("not allowed"), "{m}");
     // The structural checks still report.
     assert_eq!(g.status("bootstrap.node_id"), "pass");
     assert_eq!(g.status("bootstrap.http2"), "pass");
