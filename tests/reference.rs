@@ -17,6 +17,39 @@ fn second_lab_environment_is_graded_by_the_same_spec() {
 }
 
 #[test]
+fn lab_environments_with_other_injection_rules_are_graded_by_the_same_spec() {
+    // C: a revisioned install (CA_ADDR istiod-<revision>), another cluster domain, token
+    // audience, trust domain, mesh id and proxyMetadata; two application containers.
+    Grade::new(fixture("ist2-boot-c")).params(fixture("lab-c/params.yaml")).launch().run().assert_full_marks();
+    // D: log levels from the pod's sidecar.istio.io annotations, an app label that is
+    // not the canonical name (node.cluster follows app), an external CA, a custom
+    // injection template, and no `admin` param: it follows admin_port.
+    Grade::new(fixture("ist2-boot-d")).params(fixture("lab-d/params.yaml")).launch().run().assert_full_marks();
+}
+
+#[test]
+fn step_0_ties_inject_yaml_to_the_lab_files() {
+    // Values steps 1, 2 and 7 copy from inject.yaml are each anchored to the lab here.
+    let c = Copy::of(fixture("ist2-boot-c"));
+    c.edit("inject.yaml", "$(POD_NAMESPACE).svc.acme.internal", "$(POD_NAMESPACE).svc.cluster.local")
+        .edit("inject.yaml", "- name: PILOT_CERT_PROVIDER\n          value: istiod", "- name: PILOT_CERT_PROVIDER\n          value: kubernetes")
+        .edit("inject.yaml", "- name: ISTIO_META_WORKLOAD_NAME\n          value: inventory", "- name: ISTIO_META_WORKLOAD_NAME\n          value: shop")
+        .edit("inject.yaml", "audience: acme-ca", "audience: istio-ca")
+        .edit("inject.yaml", "- name: ISTIO_META_DNS_AUTO_ALLOCATE\n          value: \"true\"", "- name: ISTIO_META_DNS_AUTO_ALLOCATE\n          value: \"false\"");
+    let g = c.grade().params(fixture("lab-c/params.yaml")).no_envoy().run();
+    for id in ["inject.domain", "inject.cert_provider", "inject.workload_name", "inject.token_audience", "inject.proxy_metadata"] {
+        assert_eq!(g.status(id), "fail", "{id}");
+    }
+    assert_eq!(g.check("inject.proxy_metadata")["found"], r#"["ISTIO_META_DNS_AUTO_ALLOCATE"]"#);
+    // The sample's own answers do not fit C's revision nor D's annotations and labels.
+    let g = Grade::sample().params(fixture("lab-c/params.yaml")).no_envoy().run();
+    assert_eq!(g.check("inject.ca_addr")["expected"], "istiod-canary.mesh-system.svc:15012");
+    let g = Grade::sample().params(fixture("lab-d/params.yaml")).no_envoy().run();
+    assert_eq!(g.check("inject.log_levels")["expected"], r#"{"component":"misc:info,jwt:trace","proxy":"debug"}"#);
+    assert_eq!(g.check("bootstrap.node_cluster")["expected"], "gateway.ops-tools");
+}
+
+#[test]
 fn each_reference_fails_against_the_other_lab_environment() {
     let g = Grade::new(sample_b()).no_envoy().run();
     assert_eq!(g.code, Some(1));

@@ -59,3 +59,9 @@ fn the_builtin_spec_compiles_and_lists_itself() {
     let printed = Command::cargo_bin("labcheck").unwrap().args(["spec", "--print"]).output().unwrap();
     assert_eq!(String::from_utf8(printed.stdout).unwrap(), std::fs::read_to_string(root().join("checks/ist2-boot.yaml")).unwrap());
 }
+
+#[test]
+fn a_default_may_name_only_another_param() {
+    let e = spec_error(&format!("{HEAD}  url:\n    default: 'http://127.0.0.1:{{port}}'\nchecks: []\n"));
+    assert!(e.contains("bad.yaml:9:") && e.contains("param `url`: its default names `{port}`, which is not a param"), "{e}");
+}

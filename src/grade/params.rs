@@ -47,6 +47,17 @@ impl Params {
             let i = known(spec, name.trim(), "--param")?;
             values[i] = ParamValue { value: Some(value.to_string()), explicit: true };
         }
+        // A default may name other params, `{admin_port}`: filled in from their values
+        // as given, so setting one param moves the defaults that follow it.
+        let given = values.clone();
+        for v in values.iter_mut().filter(|v| !v.explicit) {
+            if let Some(d) = &mut v.value {
+                for name in crate::spec::references(&d.clone()) {
+                    let other = spec.param(name).and_then(|j| given[j].value.as_deref()).unwrap_or("");
+                    *d = d.replace(&format!("{{{name}}}"), other);
+                }
+            }
+        }
         Ok(Params { values })
     }
 
@@ -60,4 +71,20 @@ fn known(spec: &Spec, name: &str, origin: &str) -> Result<usize, String> {
         let names: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
         format!("{origin}: the spec has no param `{name}` (it has: {})", names.join(", "))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_follows_the_params_it_names() {
+        let spec = Spec::builtin().unwrap();
+        let admin = |p: &Params| p.get(&spec, "admin").unwrap().to_string();
+        assert_eq!(admin(&Params::resolve(&spec, None, &[]).unwrap()), "http://127.0.0.1:9982");
+        assert_eq!(admin(&Params::resolve(&spec, None, &["admin_port=19000".into()]).unwrap()), "http://127.0.0.1:19000");
+        // Given outright, it is taken as it is.
+        let given = Params::resolve(&spec, None, &["admin_port=19000".into(), "admin=http://127.0.0.1:1".into()]).unwrap();
+        assert_eq!(admin(&given), "http://127.0.0.1:1");
+    }
 }

@@ -42,7 +42,7 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec,
     if file.steps.is_empty() {
         cx.err(Some("steps:"), "", "`steps` must name at least one step".into());
     }
-    let params = params(&file);
+    let params = params(&mut cx, &file);
     let sources = sources(&mut cx, &file, &params);
 
     let mut builder = ProgramBuilder::default();
@@ -194,8 +194,9 @@ fn names(cx: &mut Ctx, file: &SpecFile) -> Vec<String> {
     out
 }
 
-fn params(file: &SpecFile) -> Vec<Param> {
-    file.params
+fn params(cx: &mut Ctx, file: &SpecFile) -> Vec<Param> {
+    let params: Vec<Param> = file
+        .params
         .iter()
         .map(|(n, p)| Param {
             name: n.clone(),
@@ -204,7 +205,19 @@ fn params(file: &SpecFile) -> Vec<Param> {
             optional: p.optional,
             doc: p.doc.clone(),
         })
-        .collect()
+        .collect();
+    for p in &params {
+        for r in super::references(p.default.as_deref().unwrap_or("")) {
+            let other = params.iter().find(|q| q.name == r);
+            if other.is_none_or(|q| q.default.as_deref().is_some_and(|d| !super::references(d).is_empty())) {
+                cx.err(Some(&format!("{}:", p.name)), &format!("{{{r}}}"), format!(
+                    "param `{}`: its default names `{{{r}}}`, which is not a param whose default names no other",
+                    p.name
+                ));
+            }
+        }
+    }
+    params
 }
 
 fn sources(cx: &mut Ctx, file: &SpecFile, params: &[Param]) -> Vec<Source> {

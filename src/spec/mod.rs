@@ -217,6 +217,22 @@ impl Spec {
     }
 }
 
+/// The params a default names, as `{name}`.
+pub fn references(default: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = default;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let name = &after[..close];
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            out.push(name);
+        }
+        rest = &after[close + 1..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

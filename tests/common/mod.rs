@@ -26,6 +26,11 @@ pub fn lab_b() -> PathBuf {
     root().join("tests/fixtures/lab-b/params.yaml")
 }
 
+/// A fixture under tests/fixtures: `ist2-boot-c`, `lab-c/params.yaml`, ...
+pub fn fixture(path: &str) -> PathBuf {
+    root().join("tests/fixtures").join(path)
+}
+
 /// The real Envoy: `make test` passes its path; otherwise ask the PyPI package.
 pub fn envoy() -> PathBuf {
     if let Some(p) = std::env::var_os("LABCHECK_TEST_ENVOY").filter(|p| !p.is_empty()) {
