@@ -14,8 +14,9 @@ pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
     let found = match cx.env.run(path, input, None, None) {
         Err(u) => return Verdict::unavailable(&u),
         Ok(Outcome::Value(v)) => crate::jq::convert::from_jaq(&v),
-        Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
-        Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
+        // Said without the jq: the place (the spec's `where`, else the path) says where.
+        Ok(Outcome::Empty) => return Verdict::fail("there is no such value in the file").detail(code),
+        Ok(Outcome::Error(e)) => return Verdict::fail(format!("the value cannot be read there: {e}")).detail(code),
     };
     let v = match want {
         Want::Equals(id) => {

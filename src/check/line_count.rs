@@ -15,7 +15,8 @@ pub fn run(cx: &Cx, pattern: &Pattern, min: Option<u64>, max: Option<u64>) -> Ve
         (None, None) => "any number of".into(),
     };
     let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);
-    Verdict::judge(ok, format!("{n} lines match /{pattern}/; {range} are needed"))
+    let lines = if n == 1 { "1 line matches".to_string() } else { format!("{n} lines match") };
+    Verdict::judge(ok, format!("{lines} /{pattern}/; {range} are needed"))
         .expected(Value::String(format!("{range} lines matching /{pattern}/")))
         .found(Value::from(n))
 }

@@ -108,11 +108,13 @@ impl View {
         if c.status == Status::Skip {
             return out;
         }
+        // An empty value would print as nothing at all after its label.
+        let shown = |v: &str| if v.is_empty() { "(empty)".to_string() } else { v.to_string() };
         if let Some(e) = self.expected(c) {
-            out.push(("expected", e.to_string()));
+            out.push(("expected", shown(e)));
         }
         if let Some(f) = &c.found {
-            out.push(("found", f.clone()));
+            out.push(("found", shown(f)));
         }
         if c.status == Status::Fail
             && let Some(h) = &c.hint {
