@@ -52,8 +52,10 @@ fn progress(n: usize) -> Option<ProgressBar> {
     })
 }
 
-/// Grade every directory, `jobs` at a time. With `--launch-envoy` each job runs at most
-/// one Envoy at once, so `jobs` also bounds the Envoys running.
+/// Grade every directory, `jobs` at a time. A job runs its validations together (two
+/// Envoys in validate mode for this lab), then its launched Envoy alone, so at most
+/// `jobs` launched Envoys run at once, and `jobs` times the validations per submission
+/// Envoys of any kind.
 pub fn grade_all(grader: &Grader, dirs: &[PathBuf], jobs: usize) -> Vec<SubmissionResult> {
     let bar = progress(dirs.len());
     let next = AtomicUsize::new(0);

@@ -107,7 +107,7 @@ pub struct GradeArgs {
 
     /// Start Envoy from the submission's bootstrap for the live checks, instead of
     /// probing an Envoy that is already running.
-    #[arg(long, conflicts_with_all = ["replay", "no_live"])]
+    #[arg(long, conflicts_with_all = ["replay", "no_live", "no_envoy"])]
     pub launch_envoy: bool,
 
     /// Skip the live checks (Envoy validation still runs).
