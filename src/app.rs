@@ -104,7 +104,7 @@ fn grade(args: GradeArgs) -> u8 {
         eprintln!("labcheck: warning: {problem}");
     }
     let jobs = match args.jobs {
-        Some(j) => j,
+        Some(j) => j.get(),
         None if dirs.len() < 2 => 1,
         None => crate::parallel::cores(),
     };

@@ -9,15 +9,25 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Every subdirectory of `parent` (hidden ones aside), sorted by name.
+/// Every subdirectory of `parent` (hidden ones aside), sorted by name. A symbolic link
+/// is not followed, and said so on stderr: in an upload area it could lend a student
+/// another's submission (or any directory) as their own.
 pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", parent.display()))?;
-    let mut dirs: Vec<PathBuf> = entries
-        .flatten()
-        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        match e.file_type() {
+            Ok(t) if t.is_dir() => dirs.push(e.path()),
+            Ok(t) if t.is_symlink() => eprintln!(
+                "labcheck: skipped {}: a symbolic link, not a submission directory of its own",
+                crate::display::safe(&e.path().display().to_string())
+            ),
+            _ => {}
+        }
+    }
     dirs.sort();
     Ok(dirs)
 }

@@ -17,10 +17,25 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Grade one or more submission directories.
+    #[command(after_help = GRADE_AFTER_HELP)]
     Grade(GradeArgs),
     /// Check a spec (the built-in one by default) and list what it declares.
     Spec(SpecArgs),
 }
+
+const GRADE_AFTER_HELP: &str = "\
+Exit codes:
+  0  every check passed (skipped checks do not count against this)
+  1  at least one check failed: the submission is wrong somewhere
+  2  the grader could not grade (bad usage, a bad spec, a missing directory), or could
+     not evaluate at least one check (a lab file missing, Envoy not found or not reachable)
+  128+N  stopped by signal N; every Envoy the grader started is stopped first
+With several submissions the code is the most serious one.
+
+Environment:
+  NO_COLOR          no colour with --color auto
+  CI                no progress bar
+  LABCHECK_TIMINGS  1: how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
 pub struct SpecSource {
@@ -50,7 +65,7 @@ pub struct GradeArgs {
 
     /// Submissions graded at once (default: the number of cores).
     #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub jobs: Option<std::num::NonZeroUsize>,
 
     /// Write one report per submission and format here, and the class statistics
     /// (class.json, class.csv, class.html).
