@@ -1,5 +1,7 @@
-//! Making untrusted text safe to print: control characters, ANSI escapes and
-//! bidirectional overrides become visible escapes, and long values are cut.
+//! Making untrusted text safe to print: control characters, ANSI escapes, bidirectional
+//! overrides and other invisible characters become visible escapes; long values are cut.
+
+mod invisible;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
@@ -37,7 +39,7 @@ impl Serialize for Sorted<'_> {
     }
 }
 
-/// Escape what could move a cursor, colour a terminal or reorder text, and cut to
+/// Escape what could move a cursor, colour a terminal, reorder or hide text, and cut to
 /// [`MAX_SHOWN`] characters.
 pub fn safe(s: &str) -> String {
     safe_max(s, MAX_SHOWN)
@@ -60,16 +62,11 @@ pub fn safe_max(s: &str, max: usize) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{1b}' => out.push_str("\\e"),
-            c if c.is_control() || is_format_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if c.is_control() || invisible::is_invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
     out
-}
-
-/// Invisible characters that change how text displays (bidi overrides, zero-width).
-fn is_format_char(c: char) -> bool {
-    matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF | 0x061C)
 }
 
 #[cfg(test)]
@@ -80,6 +77,14 @@ mod tests {
     fn escapes_terminal_tricks() {
         assert_eq!(safe("a\u{1b}[31mred\u{7}\u{202e}"), "a\\e[31mred\\u{7}\\u{202e}");
         assert!(safe(&"x".repeat(1000)).ends_with("(760 more characters)"));
+    }
+
+    #[test]
+    fn escapes_every_invisible_character() {
+        let hidden = "\u{2028}\u{2029}\u{ad}\u{180e}\u{fff9}\u{fffb}\u{e0001}\u{e0020}\u{e007f}\u{fe00}\u{fe0f}\u{e0100}\u{e01ef}\u{61c}\u{2064}\u{2066}\u{206f}\u{feff}\u{85}";
+        let shown = safe(&format!("a{hidden}b"));
+        assert_eq!(shown.chars().filter(|c| !c.is_ascii()).count(), 0, "{shown}");
+        assert!(shown.starts_with("a\\u{2028}\\u{2029}\\u{ad}") && shown.ends_with("\\u{feff}\\u{85}b"), "{shown}");
     }
 
     #[test]
@@ -94,6 +99,8 @@ mod tests {
         assert_eq!(safe("ready_code=503 {\"a\": [1]}"), "ready_code=503 {\"a\": [1]}");
         assert_eq!(safe(&"y".repeat(MAX_SHOWN)), "y".repeat(MAX_SHOWN));
         assert_eq!(safe("副本 ok"), "副本 ok");
+        assert_eq!(safe("café naïve Ωμέγα ÿ ½ ‘quoted’ — ok"), "café naïve Ωμέγα ÿ ½ ‘quoted’ — ok");
+        assert_eq!(safe("👍 🚀 한국어 עברית"), "👍 🚀 한국어 עברית");
         assert!(safe(&"y".repeat(MAX_SHOWN + 1)).ends_with("(1 more characters)"));
     }
 }
