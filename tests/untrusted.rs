@@ -214,3 +214,38 @@ fn grading_never_writes_into_the_submission() {
     c.grade().text().run();
     assert_eq!(before, snapshot(&c));
 }
+
+#[test]
+fn a_submission_named_with_escapes_is_shown_escaped_in_every_format() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("ep\u{1b}[31m\u{202e}\u{7}x");
+    std::fs::rename(Copy::sample().dir.keep(), &dir).unwrap();
+    let shown = format!("{}/ep\\e[31m\\u{{202e}}\\u{{7}}x", parent.path().display());
+    let out = tempfile::tempdir().unwrap();
+    for format in ["text", "json", "junit", "tap", "gradescope"] {
+        let g = Grade::new(&dir)
+            .also(&dir)
+            .no_envoy()
+            .text()
+            .args(&["--format", format, "--out", out.path().to_str().unwrap()])
+            .run();
+        for raw in ['\u{1b}', '\u{202e}', '\u{7}'] {
+            assert!(!g.stdout.contains(raw), "{format}: {raw:?} in\n{}", g.stdout);
+        }
+        if format != "gradescope" {
+            // Gradescope's results.json does not name the submission.
+            let shown = if format == "json" { shown.replace('\\', "\\\\") } else { shown.clone() };
+            assert!(g.stdout.contains(&shown), "{format}: no {shown} in\n{}", g.stdout);
+        }
+    }
+    // The report files keep their names: the directory's, made file-name-safe.
+    let json = std::fs::read_to_string(out.path().join("ep__31m__x.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["submission"], shown);
+    let class = std::fs::read_to_string(out.path().join("class.json")).unwrap();
+    assert!(class.contains(r#""name": "ep__31m__x""#), "{class}");
+    for file in std::fs::read_dir(out.path()).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'));
+    }
+}

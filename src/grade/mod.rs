@@ -6,6 +6,7 @@ mod live;
 pub mod params;
 
 use crate::check::{self, Cx};
+use crate::display::safe;
 use crate::derive::{Env, Slot, Unavailable};
 use crate::envoy::{screen, validate};
 use crate::input::file::read_lab;
@@ -151,10 +152,12 @@ impl<'s> Grader<'s> {
         SubmissionResult {
             lab: spec.lab.clone(),
             title: spec.title.clone(),
-            submission: dir.display().to_string(),
+            // Both name paths from the command line: made safe here, like found values,
+            // so that every format shows them escaped.
+            submission: safe(&dir.display().to_string()),
             checks,
             steps,
-            live_source: live.map(|l| l.described),
+            live_source: live.map(|l| safe(&l.described)),
             elapsed: start.elapsed(),
             envoy_time,
         }
