@@ -51,7 +51,7 @@ pub fn safe_max(s: &str, max: usize) -> String {
     if s.len() <= max && s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
         return s.to_string();
     }
-    let mut out = String::with_capacity(s.len().min(max + 16));
+    let mut out = String::with_capacity(s.len().min(max.saturating_add(16)));
     for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
             out.push_str(&format!("… ({} more characters)", s[at..].chars().count()));
