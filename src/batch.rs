@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 /// Every subdirectory of `parent` (hidden ones aside), sorted by name.
 pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", parent.display()))?;
+    let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", crate::display::path(parent)))?;
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
         .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))

@@ -250,3 +250,28 @@ fn a_submission_named_with_escapes_is_shown_escaped_in_every_format() {
         assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'));
     }
 }
+
+#[test]
+fn paths_and_names_on_stderr_are_shown_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hostile = tmp.path().join("\u{1b}]0;pwn\u{7}\u{1b}[2J\u{202e}x\ny");
+    let h = hostile.to_str().unwrap();
+    let shown = format!("{}/\\e]0;pwn\\u{{7}}\\e[2J\\u{{202e}}x\\ny", tmp.path().display());
+    let runs = [
+        Grade::new(&hostile).no_envoy(),
+        Grade::batch(&hostile).no_envoy(),
+        Grade::sample().params(&hostile).no_envoy(),
+        Grade::sample().args(&["--spec", h]).no_envoy(),
+        Grade::sample().param(&format!("mesh_config={h}")).no_envoy(),
+        Grade::sample().param(&format!("{h}=1")).no_envoy(),
+        Grade::sample().args(&["--report-json", &format!("{h}/r.json")]).no_envoy(),
+        Grade::sample().args(&["--jobs", h]).no_envoy(),
+    ];
+    for g in runs {
+        let g = g.run();
+        for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(!g.stderr.contains(raw), "{raw:?} in {}", g.stderr);
+        }
+        assert!(g.stderr.contains(&shown), "no {shown} in {}", g.stderr);
+    }
+}

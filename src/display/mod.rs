@@ -5,6 +5,7 @@ mod invisible;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
+use std::path::Path;
 
 /// Longest value shown, in characters.
 pub const MAX_SHOWN: usize = 240;
@@ -43,6 +44,18 @@ impl Serialize for Sorted<'_> {
 /// [`MAX_SHOWN`] characters.
 pub fn safe(s: &str) -> String {
     safe_max(s, MAX_SHOWN)
+}
+
+/// A path, from the command line or a param, made safe to print: escaped like a value,
+/// and cut only where no real path reaches (Linux's PATH_MAX is 4096 bytes).
+pub fn path(p: &Path) -> String {
+    safe_max(&p.to_string_lossy(), 4096)
+}
+
+/// A message for stderr, made safe line by line and never cut: what a path or a name in
+/// it did not already escape is escaped here, and the lines of the message stay lines.
+pub fn safe_lines(s: &str) -> String {
+    s.split('\n').map(|line| safe_max(line, usize::MAX)).collect::<Vec<_>>().join("\n")
 }
 
 /// [`safe`], cut at `max` characters.
@@ -85,6 +98,15 @@ mod tests {
         let shown = safe(&format!("a{hidden}b"));
         assert_eq!(shown.chars().filter(|c| !c.is_ascii()).count(), 0, "{shown}");
         assert!(shown.starts_with("a\\u{2028}\\u{2029}\\u{ad}") && shown.ends_with("\\u{feff}\\u{85}b"), "{shown}");
+    }
+
+    #[test]
+    fn paths_and_messages_for_stderr() {
+        let p = Path::new("/nonexistent/\u{1b}]0;pwn\u{7}\u{1b}[2J\nx");
+        assert_eq!(path(p), "/nonexistent/\\e]0;pwn\\u{7}\\e[2J\\nx");
+        let message = format!("cannot read {}: gone\nsecond \u{1b}[1mline", path(p));
+        assert_eq!(safe_lines(&message), "cannot read /nonexistent/\\e]0;pwn\\u{7}\\e[2J\\nx: gone\nsecond \\e[1mline");
+        assert_eq!(safe_lines(&"z".repeat(5000)), "z".repeat(5000));
     }
 
     #[test]

@@ -246,16 +246,17 @@ fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slo
             Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
         });
     };
+    let shown = crate::display::path(Path::new(path));
     let text = match read_lab(Path::new(path)) {
         Ok(t) => t,
         Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
             return Err(Unavailable::skip(format!(
-                "the lab file `{}` ({path}) is not there; checks that need it are skipped (give --param {}=FILE)",
+                "the lab file `{}` ({shown}) is not there; checks that need it are skipped (give --param {}=FILE)",
                 p.name, p.name
             )));
         }
         Err(problem) => {
-            return Err(Unavailable::grader(format!("the lab file `{}` ({path}) {problem}", p.name)));
+            return Err(Unavailable::grader(format!("the lab file `{}` ({shown}) {problem}", p.name)));
         }
     };
     let parsed = match format {
@@ -265,5 +266,5 @@ fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slo
         Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
         Format::Text => Ok(Value::String(text)),
     };
-    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({path}) does not parse: {e}", p.name)))
+    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({shown}) does not parse: {e}", p.name)))
 }
