@@ -1,6 +1,7 @@
 //! One run of the command line, from arguments to an exit code.
 
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
+use crate::display::{path as shown, safe_lines};
 use crate::result::SubmissionResult;
 use crate::{batch, class, exit};
 use crate::grade::{params::Params, Grader, Live, Options};
@@ -17,8 +18,10 @@ pub fn run(cli: Cli) -> u8 {
     }
 }
 
+/// Every path and name in `message` is made safe where it is put in; this catches the
+/// rest (an error quoting a file it could not parse).
 fn fail(message: impl std::fmt::Display) -> u8 {
-    eprintln!("labcheck: {message}");
+    eprintln!("labcheck: {}", safe_lines(&message.to_string()));
     exit::CANNOT_GRADE
 }
 
@@ -27,8 +30,8 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     match &source.spec {
         None => Ok((DEFAULT_SPEC.to_string(), DEFAULT_SPEC_NAME.to_string())),
         Some(p) => std::fs::read_to_string(p)
-            .map(|t| (t, p.display().to_string()))
-            .map_err(|e| format!("cannot read spec {}: {e}", p.display())),
+            .map(|t| (t, shown(p)))
+            .map_err(|e| format!("cannot read spec {}: {e}", shown(p))),
     }
 }
 
@@ -101,7 +104,7 @@ fn grade(args: GradeArgs) -> u8 {
     let grader = Grader::new(&spec, params, opts);
     timings.lap("read the lab files");
     for problem in grader.lab_problems() {
-        eprintln!("labcheck: warning: {problem}");
+        eprintln!("labcheck: warning: {}", safe_lines(&problem));
     }
     let jobs = match args.jobs {
         Some(j) => j.get(),
@@ -130,12 +133,12 @@ fn grade(args: GradeArgs) -> u8 {
             f.flush()
         });
         if let Err(e) = written {
-            return fail(format!("cannot write {}: {e}", path.display()));
+            return fail(format!("cannot write {}: {e}", shown(&path)));
         }
     }
     if let Some(dir) = &args.out
         && let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
-            return fail(format!("cannot write into {}: {e}", dir.display()));
+            return fail(format!("cannot write into {}: {e}", shown(dir)));
         }
     timings.lap("write the report files");
     exit::for_results(&results)
@@ -148,7 +151,7 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
     if let Some(parent) = &args.batch {
         let found = batch::submissions_in(parent)?;
         if found.is_empty() {
-            return Err(format!("{} has no submission directories", parent.display()));
+            return Err(format!("{} has no submission directories", shown(parent)));
         }
         dirs.extend(found);
     }
@@ -160,7 +163,7 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
     }
     for d in &dirs {
         if !d.is_dir() {
-            return Err(format!("{} is not a directory (give the submission directory)", d.display()));
+            return Err(format!("{} is not a directory (give the submission directory)", shown(d)));
         }
     }
     Ok(dirs)

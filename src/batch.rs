@@ -13,7 +13,7 @@ use std::sync::Mutex;
 /// is not followed, and said so on stderr: in an upload area it could lend a student
 /// another's submission (or any directory) as their own.
 pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", parent.display()))?;
+    let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", crate::display::path(parent)))?;
     let mut dirs: Vec<PathBuf> = Vec::new();
     for e in entries.flatten() {
         if e.file_name().to_string_lossy().starts_with('.') {
@@ -23,7 +23,7 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
             Ok(t) if t.is_dir() => dirs.push(e.path()),
             Ok(t) if t.is_symlink() => eprintln!(
                 "labcheck: skipped {}: a symbolic link, not a submission directory of its own",
-                crate::display::safe(&e.path().display().to_string())
+                crate::display::path(&e.path())
             ),
             _ => {}
         }

@@ -59,10 +59,11 @@ pub struct StepScore {
 pub struct SubmissionResult {
     pub lab: String,
     pub title: String,
+    /// The submission's directory, made safe to show (see `display::safe`).
     pub submission: String,
     pub checks: Vec<CheckResult>,
     pub steps: Vec<StepScore>,
-    /// Where the live values came from, when any were used.
+    /// Where the live values came from, when any were used; made safe to show.
     pub live_source: Option<String>,
     pub elapsed: std::time::Duration,
     /// Of `elapsed`, the time Envoy itself ran (validations, launch).

@@ -215,3 +215,64 @@ fn grading_never_writes_into_the_submission() {
     c.grade().text().run();
     assert_eq!(before, snapshot(&c));
 }
+
+#[test]
+fn a_submission_named_with_escapes_is_shown_escaped_in_every_format() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("ep\u{1b}[31m\u{202e}\u{7}x");
+    std::fs::rename(Copy::sample().dir.keep(), &dir).unwrap();
+    let shown = format!("{}/ep\\e[31m\\u{{202e}}\\u{{7}}x", parent.path().display());
+    let out = tempfile::tempdir().unwrap();
+    for format in ["text", "json", "junit", "tap", "gradescope"] {
+        let g = Grade::new(&dir)
+            .also(&dir)
+            .no_envoy()
+            .text()
+            .args(&["--format", format, "--out", out.path().to_str().unwrap()])
+            .run();
+        for raw in ['\u{1b}', '\u{202e}', '\u{7}'] {
+            assert!(!g.stdout.contains(raw), "{format}: {raw:?} in\n{}", g.stdout);
+        }
+        if format != "gradescope" {
+            // Gradescope's results.json does not name the submission.
+            // JSON and TAP escape the backslashes of the escapes once more.
+            let shown = if ["json", "tap"].contains(&format) { shown.replace('\\', "\\\\") } else { shown.clone() };
+            assert!(g.stdout.contains(&shown), "{format}: no {shown} in\n{}", g.stdout);
+        }
+    }
+    // The report files keep their names: the directory's, made file-name-safe.
+    let json = std::fs::read_to_string(out.path().join("ep__31m__x.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["submission"], shown);
+    let class = std::fs::read_to_string(out.path().join("class.json")).unwrap();
+    assert!(class.contains(r#""name": "ep__31m__x""#), "{class}");
+    for file in std::fs::read_dir(out.path()).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'));
+    }
+}
+
+#[test]
+fn paths_and_names_on_stderr_are_shown_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hostile = tmp.path().join("\u{1b}]0;pwn\u{7}\u{1b}[2J\u{202e}x\ny");
+    let h = hostile.to_str().unwrap();
+    let shown = format!("{}/\\e]0;pwn\\u{{7}}\\e[2J\\u{{202e}}x\\ny", tmp.path().display());
+    let runs = [
+        Grade::new(&hostile).no_envoy(),
+        Grade::batch(&hostile).no_envoy(),
+        Grade::sample().params(&hostile).no_envoy(),
+        Grade::sample().args(&["--spec", h]).no_envoy(),
+        Grade::sample().param(&format!("mesh_config={h}")).no_envoy(),
+        Grade::sample().param(&format!("{h}=1")).no_envoy(),
+        Grade::sample().args(&["--report-json", &format!("{h}/r.json")]).no_envoy(),
+        Grade::sample().args(&["--jobs", h]).no_envoy(),
+    ];
+    for g in runs {
+        let g = g.run();
+        for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(!g.stderr.contains(raw), "{raw:?} in {}", g.stderr);
+        }
+        assert!(g.stderr.contains(&shown), "no {shown} in {}", g.stderr);
+    }
+}

@@ -12,7 +12,7 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
     let path = match explicit {
         Some(p) => {
             if !p.is_file() {
-                return Err(format!("Envoy not found at {} (from --envoy)", p.display()));
+                return Err(format!("Envoy not found at {} (from --envoy)", crate::display::path(p)));
             }
             p.to_path_buf()
         }

@@ -86,7 +86,7 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
         .stdin(Stdio::null())
         .stdout(Stdio::from(log))
         .stderr(Stdio::from(log2));
-    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", envoy.display()))?;
+    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", crate::display::path(envoy)))?;
 
     let start = Instant::now();
     loop {

@@ -1,6 +1,7 @@
 //! What a probe of the admin API saw, as a file: `--save-probe` writes it, `--replay`
 //! grades from it, so live checks can be re-run or audited without an Envoy.
 
+use crate::display::{path as shown, safe};
 use serde::{Deserialize, Serialize};
 
 /// One GET and its answer.
@@ -36,14 +37,14 @@ impl Recording {
 
     pub fn save(&self, file: &std::path::Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        std::fs::write(file, text + "\n").map_err(|e| format!("cannot write {}: {e}", file.display()))
+        std::fs::write(file, text + "\n").map_err(|e| format!("cannot write {}: {e}", shown(file)))
     }
 
     pub fn load(file: &std::path::Path) -> Result<Recording, String> {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let r: Recording = serde_json::from_str(&text).map_err(|e| format!("{} is not a probe recording: {e}", file.display()))?;
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", shown(file)))?;
+        let r: Recording = serde_json::from_str(&text).map_err(|e| format!("{} is not a probe recording: {e}", shown(file)))?;
         if r.format != FORMAT {
-            return Err(format!("{} is a recording of format `{}`; this grader reads `{FORMAT}`", file.display(), r.format));
+            return Err(format!("{} is a recording of format `{}`; this grader reads `{FORMAT}`", shown(file), safe(&r.format)));
         }
         Ok(r)
     }

@@ -73,7 +73,7 @@ pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, String>
         .stdout(Stdio::from(log))
         .stderr(Stdio::from(log2));
     let start = Instant::now();
-    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", envoy.display()))?;
+    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", crate::display::path(envoy)))?;
     let status = child.wait_for(TIMEOUT);
     let elapsed = start.elapsed();
     child.stop();

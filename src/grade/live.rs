@@ -44,7 +44,7 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
         Live::Off => return Some(skipped("live checks are off (--no-live)")),
         Live::Replay(file) => match Recording::load(file) {
             Ok(r) => {
-                let d = format!("the recording {} ({} of {})", file.display(), r.mode, r.admin);
+                let d = format!("the recording {} ({} of {})", crate::display::path(file), r.mode, r.admin);
                 (r, d)
             }
             Err(e) => return Some(failed(Unavailable::grader(e), "a recording that could not be read".into())),
@@ -66,7 +66,7 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
     };
     if let Some(path) = &g.opts.save_probe
         && let Err(e) = recording.save(path) {
-            eprintln!("labcheck: warning: {e}");
+            eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
     let slot = admin::view(&recording)
         .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))

@@ -7,6 +7,7 @@ mod same_bootstrap;
 pub mod params;
 
 use crate::check::{self, Cx};
+use crate::display::safe;
 use crate::derive::{Env, Slot, Unavailable};
 use crate::envoy::{screen, validate};
 use crate::input::file::read_lab;
@@ -152,10 +153,12 @@ impl<'s> Grader<'s> {
         SubmissionResult {
             lab: spec.lab.clone(),
             title: spec.title.clone(),
-            submission: dir.display().to_string(),
+            // Both name paths from the command line: made safe here, like found values,
+            // so that every format shows them escaped.
+            submission: safe(&dir.display().to_string()),
             checks,
             steps,
-            live_source: live.map(|l| l.described),
+            live_source: live.map(|l| safe(&l.described)),
             elapsed: start.elapsed(),
             envoy_time,
         }
@@ -244,16 +247,17 @@ fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slo
             Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
         });
     };
+    let shown = crate::display::path(Path::new(path));
     let text = match read_lab(Path::new(path)) {
         Ok(t) => t,
         Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
             return Err(Unavailable::skip(format!(
-                "the lab file `{}` ({path}) is not there; checks that need it are skipped (give --param {}=FILE)",
+                "the lab file `{}` ({shown}) is not there; checks that need it are skipped (give --param {}=FILE)",
                 p.name, p.name
             )));
         }
         Err(problem) => {
-            return Err(Unavailable::grader(format!("the lab file `{}` ({path}) {problem}", p.name)));
+            return Err(Unavailable::grader(format!("the lab file `{}` ({shown}) {problem}", p.name)));
         }
     };
     let parsed = match format {
@@ -263,5 +267,5 @@ fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slo
         Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
         Format::Text => Ok(Value::String(text)),
     };
-    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({path}) does not parse: {e}", p.name)))
+    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({shown}) does not parse: {e}", p.name)))
 }

@@ -1,5 +1,6 @@
 //! Param values for a run: the spec's defaults, a `--params` file, then `--param`s.
 
+use crate::display::{path as shown, safe};
 use crate::spec::{ParamType, Spec};
 use std::path::Path;
 
@@ -22,17 +23,17 @@ impl Params {
         let mut values: Vec<ParamValue> =
             spec.params.iter().map(|p| ParamValue { value: p.default.clone(), explicit: false }).collect();
         if let Some(f) = file {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read params file {}: {e}", f.display()))?;
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read params file {}: {e}", shown(f)))?;
             let map: indexmap::IndexMap<String, serde_yaml::Value> =
-                serde_yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", f.display()))?;
+                serde_yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", shown(f)))?;
             let base = f.parent().unwrap_or(Path::new("."));
             for (name, v) in map {
-                let i = known(spec, &name, &f.display().to_string())?;
+                let i = known(spec, &name, &shown(f))?;
                 let mut text = match v {
                     serde_yaml::Value::String(s) => s,
                     serde_yaml::Value::Number(n) => n.to_string(),
                     serde_yaml::Value::Bool(b) => b.to_string(),
-                    _ => return Err(format!("{}: param `{name}` must be a plain value", f.display())),
+                    _ => return Err(format!("{}: param `{}` must be a plain value", shown(f), safe(&name))),
                 };
                 if spec.params[i].ty == ParamType::Path && !Path::new(&text).is_absolute() {
                     text = base.join(&text).display().to_string();
@@ -43,7 +44,7 @@ impl Params {
         for flag in flags {
             let (name, value) = flag
                 .split_once('=')
-                .ok_or_else(|| format!("--param {flag}: expected NAME=VALUE"))?;
+                .ok_or_else(|| format!("--param {}: expected NAME=VALUE", safe(flag)))?;
             let i = known(spec, name.trim(), "--param")?;
             values[i] = ParamValue { value: Some(value.to_string()), explicit: true };
         }
@@ -69,7 +70,7 @@ impl Params {
 fn known(spec: &Spec, name: &str, origin: &str) -> Result<usize, String> {
     spec.param(name).ok_or_else(|| {
         let names: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
-        format!("{origin}: the spec has no param `{name}` (it has: {})", names.join(", "))
+        format!("{origin}: the spec has no param `{}` (it has: {})", safe(name), names.join(", "))
     })
 }
 

@@ -1,10 +1,10 @@
-//! Opening one file without trusting it: no symlinks, no FIFOs or devices, a size cap,
-//! and text that must be UTF-8.
+//! Opening one file without trusting it: no symlinks, no FIFOs, sockets or devices (none
+//! of them even opened), a size cap, and text that must be UTF-8.
 
 use std::fmt;
-use std::fs::{File, OpenOptions};
+use std::fs::{File, FileType, OpenOptions};
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 /// Submission files larger than this are refused unread.
@@ -71,19 +71,20 @@ fn read_text(path: &Path, follow: bool, cap: u64) -> Result<String, FileProblem>
 }
 
 fn read_bytes(path: &Path, follow: bool, cap: u64) -> Result<Vec<u8>, FileProblem> {
+    // Look before opening: opening a device can do something by itself (rewind a tape,
+    // wake a FIFO's writer), so nothing but a regular file is ever opened.
+    let looked = if follow { std::fs::metadata(path) } else { std::fs::symlink_metadata(path) };
+    let before = looked.map_err(|e| match e.raw_os_error() {
+        Some(libc::ENOENT) | Some(libc::ENOTDIR) => FileProblem::Missing,
+        _ => FileProblem::Unreadable(e.kind().to_string()),
+    })?;
+    regular(before.file_type())?;
     let file = open(path, follow)?;
     let meta = file.metadata().map_err(|e| FileProblem::Unreadable(e.to_string()))?;
-    let ft = meta.file_type();
-    if !ft.is_file() {
-        return Err(FileProblem::NotRegular(if ft.is_dir() {
-            "directory"
-        } else if ft.is_fifo() {
-            "named pipe"
-        } else if ft.is_socket() {
-            "socket"
-        } else {
-            "device"
-        }));
+    regular(meta.file_type())?;
+    // The path may have been swapped since the look: read only the file that was looked at.
+    if (meta.dev(), meta.ino()) != (before.dev(), before.ino()) {
+        return Err(FileProblem::Unreadable("it was replaced while being read".into()));
     }
     if meta.len() > cap {
         return Err(FileProblem::TooLarge { size: meta.len(), cap });
@@ -102,8 +103,29 @@ fn read_bytes(path: &Path, follow: bool, cap: u64) -> Result<Vec<u8>, FileProble
     Ok(bytes)
 }
 
+/// A regular file is fine; anything else is said for what it is.
+fn regular(ft: FileType) -> Result<(), FileProblem> {
+    if ft.is_file() {
+        return Ok(());
+    }
+    Err(if ft.is_symlink() {
+        FileProblem::Symlink
+    } else {
+        FileProblem::NotRegular(if ft.is_dir() {
+            "directory"
+        } else if ft.is_fifo() {
+            "named pipe"
+        } else if ft.is_socket() {
+            "socket"
+        } else {
+            "device"
+        })
+    })
+}
+
 fn open(path: &Path, follow: bool) -> Result<File, FileProblem> {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+    // Only a regular file gets here, unless it was swapped since the look. O_NONBLOCK:
+    // opening a FIFO swapped in must not wait for a writer; fstat then refuses it.
     let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
     if !follow {
         flags |= libc::O_NOFOLLOW;
@@ -143,5 +165,42 @@ mod tests {
         assert_eq!(read_submission(dir.path(), "blank"), Err(FileProblem::Empty));
         std::fs::write(dir.path().join("bom"), b"\xEF\xBB\xBFa=1").unwrap();
         assert_eq!(read_submission(dir.path(), "bom").unwrap(), "a=1");
+    }
+
+    #[test]
+    fn a_socket_is_said_to_be_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let _listening = std::os::unix::net::UnixListener::bind(dir.path().join("sock")).unwrap();
+        assert_eq!(read_submission(dir.path(), "sock"), Err(FileProblem::NotRegular("socket")));
+        assert_eq!(read_lab(&dir.path().join("sock")), Err(FileProblem::NotRegular("socket")));
+        assert_eq!(read_lab(Path::new("/dev/null")), Err(FileProblem::NotRegular("device")));
+    }
+
+    #[test]
+    fn what_is_not_a_regular_file_is_never_opened() {
+        // Opening a FIFO to read wakes a writer waiting to open it: the one side effect
+        // of an open that a test can see.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let woken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (fifo, woken) = (fifo.clone(), woken.clone());
+            std::thread::spawn(move || {
+                let f = OpenOptions::new().write(true).open(fifo);
+                woken.store(true, std::sync::atomic::Ordering::SeqCst);
+                f
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert_eq!(read_submission(dir.path(), "fifo"), Err(FileProblem::NotRegular("named pipe")));
+        assert_eq!(read_lab(&fifo), Err(FileProblem::NotRegular("named pipe")));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let opened = woken.load(std::sync::atomic::Ordering::SeqCst);
+        // Let the writer go.
+        let _reader = OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).unwrap();
+        writer.join().unwrap().unwrap();
+        assert!(!opened, "the FIFO was opened");
     }
 }

@@ -11,9 +11,10 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
     let c = view.color;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", paint(c, Paint::Bold, &safe(&r.lab)), safe(&r.title));
-    let _ = writeln!(out, "submission: {}", safe(&r.submission));
+    // Both made safe when graded.
+    let _ = writeln!(out, "submission: {}", r.submission);
     if let Some(live) = &r.live_source {
-        let _ = writeln!(out, "live values from: {}", safe(live));
+        let _ = writeln!(out, "live values from: {live}");
     }
     let width = r.checks.iter().map(|c| c.id.chars().count()).max().unwrap_or(0);
     // A reason shared by several checks (Envoy not running, a file missing) is said
@@ -81,7 +82,7 @@ fn lead(message: &str) -> &str {
 /// Several submissions: one line each, then the class in one line.
 pub fn table(results: &[SubmissionResult], view: &View) -> String {
     let c = view.color;
-    let width = results.iter().map(|r| safe(&r.submission).chars().count()).max().unwrap_or(0);
+    let width = results.iter().map(|r| r.submission.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
     for r in results {
         let (word, p) = match r.worst() {
@@ -89,7 +90,7 @@ pub fn table(results: &[SubmissionResult], view: &View) -> String {
             Status::Fail => ("FAIL ", Paint::Red),
             _ => ("ERROR", Paint::Yellow),
         };
-        let _ = writeln!(out, "{}  {:width$}  {}", paint(c, p, word), safe(&r.submission), super::summary(r));
+        let _ = writeln!(out, "{}  {:width$}  {}", paint(c, p, word), r.submission, super::summary(r));
     }
     let passed = results.iter().filter(|r| r.worst() == Status::Pass).count();
     let _ = writeln!(out, "\n{} submissions: {passed} with every check passed", results.len());

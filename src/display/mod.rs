@@ -1,8 +1,11 @@
-//! Making untrusted text safe to print: control characters, ANSI escapes and
-//! bidirectional overrides become visible escapes, and long values are cut.
+//! Making untrusted text safe to print: control characters, ANSI escapes, bidirectional
+//! overrides and other invisible characters become visible escapes; long values are cut.
+
+mod invisible;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
+use std::path::Path;
 
 /// Longest value shown, in characters.
 pub const MAX_SHOWN: usize = 240;
@@ -37,10 +40,22 @@ impl Serialize for Sorted<'_> {
     }
 }
 
-/// Escape what could move a cursor, colour a terminal or reorder text, and cut to
+/// Escape what could move a cursor, colour a terminal, reorder or hide text, and cut to
 /// [`MAX_SHOWN`] characters.
 pub fn safe(s: &str) -> String {
     safe_max(s, MAX_SHOWN)
+}
+
+/// A path, from the command line or a param, made safe to print: escaped like a value,
+/// and cut only where no real path reaches (Linux's PATH_MAX is 4096 bytes).
+pub fn path(p: &Path) -> String {
+    safe_max(&p.to_string_lossy(), 4096)
+}
+
+/// A message for stderr, made safe line by line and never cut: what a path or a name in
+/// it did not already escape is escaped here, and the lines of the message stay lines.
+pub fn safe_lines(s: &str) -> String {
+    s.split('\n').map(|line| safe_max(line, usize::MAX)).collect::<Vec<_>>().join("\n")
 }
 
 /// [`safe`], cut at `max` characters.
@@ -49,7 +64,7 @@ pub fn safe_max(s: &str, max: usize) -> String {
     if s.len() <= max && s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
         return s.to_string();
     }
-    let mut out = String::with_capacity(s.len().min(max + 16));
+    let mut out = String::with_capacity(s.len().min(max.saturating_add(16)));
     for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
             out.push_str(&format!("… ({} more characters)", s[at..].chars().count()));
@@ -60,16 +75,11 @@ pub fn safe_max(s: &str, max: usize) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{1b}' => out.push_str("\\e"),
-            c if c.is_control() || is_format_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if c.is_control() || invisible::is_invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
     out
-}
-
-/// Invisible characters that change how text displays (bidi overrides, zero-width).
-fn is_format_char(c: char) -> bool {
-    matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF | 0x061C)
 }
 
 #[cfg(test)]
@@ -80,6 +90,23 @@ mod tests {
     fn escapes_terminal_tricks() {
         assert_eq!(safe("a\u{1b}[31mred\u{7}\u{202e}"), "a\\e[31mred\\u{7}\\u{202e}");
         assert!(safe(&"x".repeat(1000)).ends_with("(760 more characters)"));
+    }
+
+    #[test]
+    fn escapes_every_invisible_character() {
+        let hidden = "\u{2028}\u{2029}\u{ad}\u{180e}\u{fff9}\u{fffb}\u{e0001}\u{e0020}\u{e007f}\u{fe00}\u{fe0f}\u{e0100}\u{e01ef}\u{61c}\u{2064}\u{2066}\u{206f}\u{feff}\u{85}";
+        let shown = safe(&format!("a{hidden}b"));
+        assert_eq!(shown.chars().filter(|c| !c.is_ascii()).count(), 0, "{shown}");
+        assert!(shown.starts_with("a\\u{2028}\\u{2029}\\u{ad}") && shown.ends_with("\\u{feff}\\u{85}b"), "{shown}");
+    }
+
+    #[test]
+    fn paths_and_messages_for_stderr() {
+        let p = Path::new("/nonexistent/\u{1b}]0;pwn\u{7}\u{1b}[2J\nx");
+        assert_eq!(path(p), "/nonexistent/\\e]0;pwn\\u{7}\\e[2J\\nx");
+        let message = format!("cannot read {}: gone\nsecond \u{1b}[1mline", path(p));
+        assert_eq!(safe_lines(&message), "cannot read /nonexistent/\\e]0;pwn\\u{7}\\e[2J\\nx: gone\nsecond \\e[1mline");
+        assert_eq!(safe_lines(&"z".repeat(5000)), "z".repeat(5000));
     }
 
     #[test]
@@ -94,6 +121,8 @@ mod tests {
         assert_eq!(safe("ready_code=503 {\"a\": [1]}"), "ready_code=503 {\"a\": [1]}");
         assert_eq!(safe(&"y".repeat(MAX_SHOWN)), "y".repeat(MAX_SHOWN));
         assert_eq!(safe("副本 ok"), "副本 ok");
+        assert_eq!(safe("café naïve Ωμέγα ÿ ½ ‘quoted’ — ok"), "café naïve Ωμέγα ÿ ½ ‘quoted’ — ok");
+        assert_eq!(safe("👍 🚀 한국어 עברית"), "👍 🚀 한국어 עברית");
         assert!(safe(&"y".repeat(MAX_SHOWN + 1)).ends_with("(1 more characters)"));
     }
 }
