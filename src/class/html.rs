@@ -251,10 +251,16 @@ fn cell(tag: &str, class: &str, field: &str, value: Option<String>, shown: &str)
     format!("<{tag}{class} data-field=\"{field}\"{value}>{shown}</{tag}>")
 }
 
-/// A number as JSON writes it, or a dash for null.
+/// A number: exact in `data-value`, as JSON writes it; shown with one decimal at most
+/// (a mean of 82.3333 reads as 82.3), or a dash for null.
 fn number<T: Display>(tag: &str, field: &str, value: Option<T>) -> String {
     let text = value.map(|v| v.to_string());
-    cell(tag, "n", field, text.clone(), text.as_deref().unwrap_or("—"))
+    let shown = match text.as_deref().map(|t| (t, t.parse::<f64>())) {
+        Some((_, Ok(f))) if f.fract() != 0.0 => format!("{f:.1}"),
+        Some((t, _)) => t.to_string(),
+        None => "—".to_string(),
+    };
+    cell(tag, "n", field, text, &shown)
 }
 
 fn rate(r: Option<f64>) -> String {

@@ -127,7 +127,7 @@ impl View {
 /// One sentence summing up a submission.
 pub fn summary(r: &SubmissionResult) -> String {
     format!(
-        "Score {}/{}: {} passed, {} failed, {} could not be checked, {} skipped",
+        "Score {}/{} points: of the checks, {} passed, {} failed, {} could not be checked, {} skipped",
         r.score(),
         r.max_score(),
         r.count(Status::Pass),
