@@ -110,3 +110,18 @@ fn step8_too_few_explanations() {
     c.write("08-report.md", cut);
     fails_only(8, &c, &["report.explanations"]);
 }
+
+#[test]
+fn a_wrong_node_id_field_is_named_without_its_value() {
+    let why = |from: &str, to: &str| {
+        let c = Copy::sample();
+        c.edit("bootstrap.yaml", from, to);
+        c.grade().no_envoy().run().message("bootstrap.node_id")
+    };
+    let m = why("id: sidecar~10.0.0.7~", "id: sidecar~10.0.0.8~");
+    assert!(m.contains("the second field, the Pod IP") && !m.contains("first field") && !m.contains("10.0.0.7"), "{m}");
+    let m = why("~payments-6d5f9.default~", "~payments-6d5f9~");
+    assert!(m.contains("the third field") && !m.contains("second field"), "{m}");
+    let m = why("id: sidecar~10.0.0.7~", "id: sidecar~");
+    assert!(m.contains("does not have four fields"), "{m}");
+}
