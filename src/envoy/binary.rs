@@ -17,7 +17,7 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
             p.to_path_buf()
         }
         None => on_path("envoy").ok_or_else(|| {
-            "Envoy not found on PATH (install it with `make envoy`, or pass --envoy PATH)".to_string()
+            "Envoy not found on PATH: pass --envoy PATH, or run without Envoy with --no-envoy (in a clone of labcheck, `make envoy` installs it)".to_string()
         })?,
     };
     Ok(through_shim(&path).unwrap_or(path))
