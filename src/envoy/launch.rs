@@ -48,29 +48,10 @@ impl Launched {
     }
 }
 
-/// The bootstrap with every cluster endpoint at `127.0.0.1:port`.
-fn isolated(data: &Value, port: u16) -> Value {
-    let mut data = data.clone();
-    let clusters = data.pointer_mut("/static_resources/clusters").and_then(Value::as_array_mut);
-    for cluster in clusters.into_iter().flatten() {
-        let endpoints = cluster.pointer_mut("/load_assignment/endpoints").and_then(Value::as_array_mut);
-        for group in endpoints.into_iter().flatten() {
-            let lb = group.get_mut("lb_endpoints").and_then(Value::as_array_mut);
-            for e in lb.into_iter().flatten() {
-                if let Some(a) = e.pointer_mut("/endpoint/address/socket_address").and_then(Value::as_object_mut) {
-                    a.insert("address".into(), "127.0.0.1".into());
-                    a.insert("port_value".into(), port.into());
-                }
-            }
-        }
-    }
-    data
-}
-
 pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String> {
     let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
     let upstream = ClosedPort::new().map_err(|e| format!("cannot hold a closed local port: {e}"))?;
-    std::fs::write(dir.path().join(name), serde_json::to_vec(&isolated(data, upstream.port)).unwrap_or_default())
+    std::fs::write(dir.path().join(name), serde_json::to_vec(&super::offline::isolated(data, upstream.port)).unwrap_or_default())
         .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
     let addr_file = dir.path().join("admin.address");
     let log_path = dir.path().join("envoy.log");
@@ -103,26 +84,5 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
             return Err(format!("Envoy did not open its admin port within {}s; the grader stopped it", START_TIMEOUT.as_secs()));
         }
         std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn every_endpoint_points_at_the_closed_port() {
-        let b = json!({"node": {"id": "x"}, "static_resources": {"clusters": [
-            {"name": "a", "load_assignment": {"endpoints": [{"lb_endpoints": [
-                {"endpoint": {"address": {"socket_address": {"address": "evil.example", "port_value": 15012}}}},
-                {"endpoint": {"address": {"socket_address": {"address": "10.0.0.1", "port_value": 1}}}}]}]}},
-            {"name": "b"}]}});
-        let out = isolated(&b, 4242);
-        let addrs: Vec<&Value> = out.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints").unwrap()
-            .as_array().unwrap().iter().map(|e| &e["endpoint"]["address"]["socket_address"]).collect();
-        assert_eq!(addrs, vec![&json!({"address": "127.0.0.1", "port_value": 4242}); 2]);
-        assert_eq!(out["node"], b["node"]);
-        assert_eq!(out["static_resources"]["clusters"][1], json!({"name": "b"}));
     }
 }

@@ -124,6 +124,7 @@ fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), 
         return Ok(());
     }
     let id = crate::display::value_text(&view["node"]["id"]);
+    // Another node id is another bootstrap; anything else, an older version of this one.
     Err(Unavailable::grader(if differ.contains(&"node") {
         format!("the Envoy at {admin} is not running your {} (its node.id is {id})", artifact.name)
     } else {

@@ -48,15 +48,33 @@ impl Params {
             let i = known(spec, name.trim(), "--param")?;
             values[i] = ParamValue { value: Some(value.to_string()), explicit: true };
         }
-        // A default may name other params, `{admin_port}`: filled in from their values
-        // as given, so setting one param moves the defaults that follow it.
+        // A value may name other params, `{admin_port}`: filled in from their values as
+        // given, so setting one param moves the defaults that follow it (and a value
+        // copied from the spec's default works as it reads).
         let given = values.clone();
-        for v in values.iter_mut().filter(|v| !v.explicit) {
+        for v in values.iter_mut() {
             if let Some(d) = &mut v.value {
                 for name in crate::spec::references(&d.clone()) {
                     let other = spec.param(name).and_then(|j| given[j].value.as_deref()).unwrap_or("");
                     *d = d.replace(&format!("{{{name}}}"), other);
                 }
+            }
+        }
+        // Ports first: a bad port is said as such, not as the URL made from it.
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by_key(|&i| spec.params[i].ty != ParamType::Port);
+        for (p, v) in order.into_iter().map(|i| (&spec.params[i], &values[i])) {
+            let Some(text) = v.value.as_deref() else { continue };
+            let ok = match p.ty {
+                ParamType::Port => text.bytes().all(|b| b.is_ascii_digit()) && text.parse::<u16>().is_ok_and(|n| n > 0),
+                ParamType::Url => {
+                    (text.starts_with("http://") || text.starts_with("https://")) && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+                }
+                ParamType::String | ParamType::Path => true,
+            };
+            if !ok {
+                let want = if p.ty == ParamType::Port { "a port number, 1 to 65535" } else { "an http:// or https:// URL" };
+                return Err(format!("param `{}` must be {want}, not `{}`", p.name, safe(text)));
             }
         }
         Ok(Params { values })
@@ -84,8 +102,20 @@ mod tests {
         let admin = |p: &Params| p.get(&spec, "admin").unwrap().to_string();
         assert_eq!(admin(&Params::resolve(&spec, None, &[]).unwrap()), "http://127.0.0.1:9982");
         assert_eq!(admin(&Params::resolve(&spec, None, &["admin_port=19000".into()]).unwrap()), "http://127.0.0.1:19000");
-        // Given outright, it is taken as it is.
+        // Given outright, it is taken as it is, references filled in.
         let given = Params::resolve(&spec, None, &["admin_port=19000".into(), "admin=http://127.0.0.1:1".into()]).unwrap();
         assert_eq!(admin(&given), "http://127.0.0.1:1");
+        let copied = Params::resolve(&spec, None, &["admin_port=19000".into(), "admin=http://localhost:{admin_port}".into()]).unwrap();
+        assert_eq!(admin(&copied), "http://localhost:19000");
+    }
+
+    #[test]
+    fn a_port_is_a_port_and_a_url_a_url() {
+        let spec = Spec::builtin().unwrap();
+        for bad in ["9982}", " 9982", "9982 ", "99\n82", "0", "65536", "-1", "80@evil.example", ""] {
+            let e = Params::resolve(&spec, None, &[format!("admin_port={bad}")]).unwrap_err();
+            assert!(e.starts_with("param `admin_port` must be a port number"), "{bad:?}: {e}");
+        }
+        assert!(Params::resolve(&spec, None, &["admin=127.0.0.1:9982".into()]).unwrap_err().contains("URL"));
     }
 }

@@ -9,17 +9,23 @@ use serde_json::Value;
 /// (100 000 nested `{a: ` took over a minute).
 pub const MAX_FLOW_DEPTH: usize = 100;
 
-/// One YAML document. Empty documents around it are fine (a trailing `---`, which
-/// Envoy accepts too); a second document with content is refused, not guessed at.
+/// One YAML document. Empty documents after it are fine (a trailing `---`), as Envoy,
+/// which reads only the first document, finds them; an empty document before it, or a
+/// second document with content, is refused rather than guessed at.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
     precheck(text)?;
     match Strict.deserialize(serde_yaml::Deserializer::from_str(text)) {
         Err(e) if e.to_string().contains("more than one document") => {
-            let mut docs = parse_stream(text)?;
-            match docs.len() {
-                0 => Ok(Value::Null),
-                1 => Ok(docs.remove(0)),
-                n => Err(format!("it holds {n} YAML documents with content, where one is expected")),
+            let mut docs = Vec::new();
+            for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
+                docs.push(Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe(e)))?);
+            }
+            let with_content = docs.iter().filter(|d| !d.is_null()).count();
+            match (with_content, docs.first()) {
+                (0, _) => Ok(Value::Null),
+                (1, Some(first)) if !first.is_null() => Ok(docs.swap_remove(0)),
+                (1, _) => Err("an empty YAML document comes before its content (the first document is the one read)".into()),
+                (n, _) => Err(format!("it holds {n} YAML documents with content, where one is expected")),
             }
         }
         r => r.map_err(describe),
@@ -128,10 +134,14 @@ mod tests {
     }
 
     #[test]
-    fn one_document_may_have_empty_ones_around_it() {
+    fn one_document_may_have_empty_ones_after_it() {
         assert_eq!(parse_doc("---\na: 1\n---\n").unwrap(), json!({"a": 1}));
         assert_eq!(parse_doc("a: 1\n---\n---\n").unwrap(), json!({"a": 1}));
         assert!(parse_doc("a: 1\n---\nb: 2\n").unwrap_err().contains("2 YAML documents"));
+        // Envoy reads the first document only: one that is empty leaves it nothing.
+        for before in ["---\n---\n", "~\n---\n", "--- \n# c\n--- # c2\n"] {
+            assert!(parse_doc(&format!("{before}a: 1\n")).unwrap_err().contains("empty YAML document comes before"), "{before:?}");
+        }
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub enum ParamType {
     /// A lab file; relative paths in a `--params` file are relative to that file.
     Path,
     Url,
+    /// A TCP port number, 1 to 65535; anything else is refused before grading.
+    Port,
 }
 
 #[derive(Debug, Deserialize)]

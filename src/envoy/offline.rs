@@ -1,0 +1,97 @@
+//! A screened bootstrap made to reach no server, for the grader's own Envoys: the
+//! screen sees only the bootstrap, and an Envoy still resolves and connects to the
+//! addresses its clusters name.
+
+use serde_json::{json, Map, Value};
+
+/// For `envoy --mode validate`: every DNS cluster's hosts become `127.0.0.1`, so
+/// validating never sends a DNS query for a name a submission chose (a way to learn
+/// when, and where, it is graded). Ports stay, and so do a STATIC cluster's addresses,
+/// where a malformed IP is a finding validation must still make.
+pub fn without_dns(data: &Value) -> Value {
+    let mut data = data.clone();
+    for cluster in clusters(&mut data) {
+        let ty = cluster.get("type").and_then(Value::as_str).unwrap_or("").to_ascii_uppercase();
+        if ty == "STRICT_DNS" || ty == "LOGICAL_DNS" {
+            for address in socket_addresses(cluster) {
+                if address.contains_key("address") {
+                    address.insert("address".into(), "127.0.0.1".into());
+                }
+            }
+        }
+    }
+    data
+}
+
+/// For a launched Envoy: every endpoint at `127.0.0.1:port`, one given no address too
+/// (an Envoy would otherwise look up the empty name).
+pub fn isolated(data: &Value, port: u16) -> Value {
+    let mut data = data.clone();
+    for cluster in clusters(&mut data) {
+        for address in socket_addresses(cluster) {
+            address.insert("address".into(), "127.0.0.1".into());
+            address.insert("port_value".into(), port.into());
+        }
+    }
+    data
+}
+
+fn clusters(data: &mut Value) -> impl Iterator<Item = &mut Value> {
+    data.pointer_mut("/static_resources/clusters").and_then(Value::as_array_mut).into_iter().flatten()
+}
+
+/// The socket address of every lb endpoint of a cluster, made where it is missing.
+fn socket_addresses(cluster: &mut Value) -> Vec<&mut Map<String, Value>> {
+    let groups = cluster.pointer_mut("/load_assignment/endpoints").and_then(Value::as_array_mut);
+    let lb = groups.into_iter().flatten().filter_map(|g| g.get_mut("lb_endpoints").and_then(Value::as_array_mut));
+    lb.flatten()
+        .filter_map(|e| {
+            let e = e.as_object_mut()?;
+            let endpoint = object(e.entry("endpoint").or_insert(Value::Null));
+            let address = object(endpoint.entry("address").or_insert(Value::Null));
+            Some(object(address.entry("socket_address").or_insert(Value::Null)))
+        })
+        .collect()
+}
+
+/// The object at `v`, which becomes an empty one if it is anything else.
+fn object(v: &mut Value) -> &mut Map<String, Value> {
+    if !v.is_object() {
+        *v = json!({});
+    }
+    v.as_object_mut().expect("made an object above")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(ty: &str, endpoints: Value) -> Value {
+        json!({"static_resources": {"clusters": [{"name": "a", "type": ty, "load_assignment": {"endpoints": [{"lb_endpoints": endpoints}]}}]}})
+    }
+
+    fn addresses(v: &Value) -> Vec<Value> {
+        v.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints").unwrap().as_array().unwrap()
+            .iter().map(|e| e["endpoint"]["address"]["socket_address"].clone()).collect()
+    }
+
+    #[test]
+    fn every_endpoint_of_a_launched_envoy_points_at_the_closed_port() {
+        let b = cluster("STRICT_DNS", json!([
+            {"endpoint": {"address": {"socket_address": {"address": "evil.example", "port_value": 15012}}}},
+            {"endpoint": null}, {}]));
+        let closed = json!({"address": "127.0.0.1", "port_value": 4242});
+        assert_eq!(addresses(&isolated(&b, 4242)), vec![closed.clone(), closed.clone(), closed]);
+        let none = json!({"static_resources": {"clusters": [{"name": "b"}]}, "node": {"id": "x"}});
+        assert_eq!(isolated(&none, 4242), none);
+    }
+
+    #[test]
+    fn validation_resolves_no_name_but_keeps_static_addresses() {
+        let ep = |a: &str| json!([{"endpoint": {"address": {"socket_address": {"address": a, "port_value": 15012}}}}]);
+        let dns = without_dns(&cluster("strict_dns", ep("leak.example")));
+        assert_eq!(addresses(&dns), vec![json!({"address": "127.0.0.1", "port_value": 15012})]);
+        let fixed = cluster("STATIC", ep("300.1.1.1"));
+        assert_eq!(without_dns(&fixed), fixed);
+    }
+}
