@@ -276,3 +276,17 @@ fn paths_and_names_on_stderr_are_shown_escaped() {
         assert!(g.stderr.contains(&shown), "no {shown} in {}", g.stderr);
     }
 }
+
+#[test]
+fn a_long_submission_path_is_shown_whole() {
+    // Escaped like a value, but a path is never cut: CI paths run long.
+    let root = tempfile::tempdir().unwrap();
+    let deep = root.path().join("d".repeat(120)).join("e".repeat(120)).join("student");
+    std::fs::create_dir_all(&deep).unwrap();
+    for e in std::fs::read_dir(sample()).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), deep.join(e.file_name())).unwrap();
+    }
+    let g = Grade::new(&deep).no_envoy().run();
+    assert_eq!(g.report()["submission"], deep.to_str().unwrap());
+}

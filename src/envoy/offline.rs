@@ -13,9 +13,11 @@ pub fn without_dns(data: &Value) -> Value {
     for cluster in clusters(&mut data) {
         let ty = cluster.get("type").and_then(Value::as_str).unwrap_or("").to_ascii_uppercase();
         if ty == "STRICT_DNS" || ty == "LOGICAL_DNS" {
-            for address in socket_addresses(cluster) {
-                if address.contains_key("address") {
-                    address.insert("address".into(), "127.0.0.1".into());
+            // Only addresses that are there: validation must see the file's structure.
+            for e in lb_endpoints(cluster) {
+                let address = e.pointer_mut("/endpoint/address/socket_address/address");
+                if let Some(a) = address.filter(|a| a.is_string()) {
+                    *a = "127.0.0.1".into();
                 }
             }
         }
@@ -40,11 +42,16 @@ fn clusters(data: &mut Value) -> impl Iterator<Item = &mut Value> {
     data.pointer_mut("/static_resources/clusters").and_then(Value::as_array_mut).into_iter().flatten()
 }
 
-/// The socket address of every lb endpoint of a cluster, made where it is missing.
-fn socket_addresses(cluster: &mut Value) -> Vec<&mut Map<String, Value>> {
+/// Every lb endpoint of a cluster.
+fn lb_endpoints(cluster: &mut Value) -> impl Iterator<Item = &mut Value> {
     let groups = cluster.pointer_mut("/load_assignment/endpoints").and_then(Value::as_array_mut);
     let lb = groups.into_iter().flatten().filter_map(|g| g.get_mut("lb_endpoints").and_then(Value::as_array_mut));
     lb.flatten()
+}
+
+/// The socket address of every lb endpoint of a cluster, made where it is missing.
+fn socket_addresses(cluster: &mut Value) -> Vec<&mut Map<String, Value>> {
+    lb_endpoints(cluster)
         .filter_map(|e| {
             let e = e.as_object_mut()?;
             let endpoint = object(e.entry("endpoint").or_insert(Value::Null));
@@ -93,5 +100,8 @@ mod tests {
         assert_eq!(addresses(&dns), vec![json!({"address": "127.0.0.1", "port_value": 15012})]);
         let fixed = cluster("STATIC", ep("300.1.1.1"));
         assert_eq!(without_dns(&fixed), fixed);
+        // An endpoint with no address is validated as it is, not given one.
+        let bare = cluster("STRICT_DNS", json!([{}, {"endpoint": null}]));
+        assert_eq!(without_dns(&bare), bare);
     }
 }

@@ -92,7 +92,8 @@ fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
     let rec = admin::probe(&running.admin, "launch");
     // A probe that failed because Envoy rejected the bootstrap after opening its admin
     // port is the student's finding, said in Envoy's words.
-    let rejected = if admin::view(&rec).is_err() { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
+    let failed = rec.exchanges.iter().any(|e| e.error.is_some());
+    let rejected = if failed { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
     running.stop();
     match rejected {
         Some(why) => Err(Unavailable::student(why)),

@@ -7,7 +7,6 @@ mod same_bootstrap;
 pub mod params;
 
 use crate::check::{self, Cx};
-use crate::display::safe;
 use crate::derive::{Env, Slot, Unavailable};
 use crate::envoy::{screen, validate};
 use crate::input::file::read_lab;
@@ -154,11 +153,11 @@ impl<'s> Grader<'s> {
             lab: spec.lab.clone(),
             title: spec.title.clone(),
             // Both name paths from the command line: made safe here, like found values,
-            // so that every format shows them escaped.
-            submission: safe(&dir.display().to_string()),
+            // so that every format shows them escaped (and, being paths, never cut).
+            submission: crate::display::path(dir),
             checks,
             steps,
-            live_source: live.map(|l| safe(&l.described)),
+            live_source: live.map(|l| crate::display::safe_lines(&l.described)),
             elapsed: start.elapsed(),
             envoy_time,
         }
