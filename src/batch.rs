@@ -9,17 +9,20 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Every subdirectory of `parent` (hidden ones aside), sorted by name. A symbolic link
-/// is not followed, and said so on stderr: in an upload area it could lend a student
-/// another's submission (or any directory) as their own.
+/// Every subdirectory of `parent`, sorted by name. Hidden ones (`.git`) are left out,
+/// and named in one line on stderr, so that a submission whose name starts with a dot
+/// is not dropped unseen. A symbolic link is not followed, and said so on stderr: in an
+/// upload area it could lend a student another's submission (or any directory) as
+/// their own.
 pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", crate::display::path(parent)))?;
     let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut hidden: Vec<String> = Vec::new();
     for e in entries.flatten() {
-        if e.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
+        let hidden_name = e.file_name().to_string_lossy().starts_with('.');
         match e.file_type() {
+            Ok(t) if t.is_dir() && hidden_name => hidden.push(crate::display::path(Path::new(&e.file_name()))),
+            Ok(_) if hidden_name => {}
             Ok(t) if t.is_dir() => dirs.push(e.path()),
             Ok(t) if t.is_symlink() => eprintln!(
                 "labcheck: skipped {}: a symbolic link, not a submission directory of its own",
@@ -27,6 +30,10 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
             ),
             _ => {}
         }
+    }
+    if !hidden.is_empty() {
+        hidden.sort();
+        eprintln!("labcheck: skipped hidden directories (not graded): {}", hidden.join(", "));
     }
     dirs.sort();
     Ok(dirs)

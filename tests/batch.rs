@@ -117,3 +117,19 @@ exit $rc"#,
         assert!(!alive(pid));
     }
 }
+
+#[test]
+fn a_batch_says_what_it_leaves_out() {
+    let parent = class();
+    std::fs::create_dir(parent.path().join(".git")).unwrap();
+    std::fs::create_dir(parent.path().join(".dave")).unwrap();
+    std::fs::write(parent.path().join(".DS_Store"), "").unwrap();
+    std::os::unix::fs::symlink(parent.path().join("alice"), parent.path().join("eve")).unwrap();
+    let res = Grade::batch(parent.path()).no_envoy().text().command().output().unwrap();
+    let stdout = String::from_utf8_lossy(&res.stdout);
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(stdout.contains("3 submissions"), "{stdout}");
+    assert!(stderr.contains("skipped hidden directories (not graded): .dave, .git\n"), "{stderr}");
+    assert!(stderr.contains("eve: a symbolic link, not a submission directory of its own"), "{stderr}");
+    assert!(!stderr.contains(".DS_Store"), "hidden files are no submissions to mention: {stderr}");
+}
