@@ -8,6 +8,7 @@ mod json;
 mod jq_value;
 mod kv_line;
 mod line_count;
+mod look_alike;
 mod rc_line;
 mod skip;
 mod text;
@@ -130,7 +131,22 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
     if let Some(v) = skip::verdict(check, cx) {
         return dress(check, v);
     }
-    let mut v = match &check.kind {
+    let mut v = by_kind(check, cx);
+    if let Some(note) = look_alike::note(check, cx, &v, |cx| by_kind(check, cx)) {
+        v.message = format!("{}; {note}.", v.message.trim_end_matches('.'));
+    }
+    if v.status == Status::Fail {
+        for e in &check.explain {
+            if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
+                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), e.say.trim_end_matches('.'));
+            }
+        }
+    }
+    dress(check, v)
+}
+
+fn by_kind(check: &Check, cx: &Cx) -> Verdict {
+    match &check.kind {
         CheckKind::Exists => exists::run(cx),
         CheckKind::KvLine { key, want } => kv_line::run(cx, key, want),
         CheckKind::RcLine { want } => rc_line::run(cx, want),
@@ -140,15 +156,7 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
         CheckKind::TextMatches { pattern } => text::matches(cx, pattern),
         CheckKind::LineCount { pattern, min, max } => line_count::run(cx, pattern, *min, *max),
         CheckKind::EnvoyValidate { want } => envoy_validate::run(cx, want),
-    };
-    if v.status == Status::Fail {
-        for e in &check.explain {
-            if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
-                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), e.say.trim_end_matches('.'));
-            }
-        }
     }
-    dress(check, v)
 }
 
 fn dress(check: &Check, v: Verdict) -> CheckResult {

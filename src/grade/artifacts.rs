@@ -17,7 +17,15 @@ pub struct Artifact {
 
 impl Artifact {
     pub fn load(dir: &Path, name: &str, format: Format) -> Artifact {
-        let text = input::file::read_submission(dir, name);
+        Artifact::from(name, format, input::file::read_submission(dir, name))
+    }
+
+    /// The same file with other text: what a check would say of it (see check::look_alike).
+    pub fn with_text(&self, text: String) -> Artifact {
+        Artifact::from(&self.name, self.format, Ok(text))
+    }
+
+    fn from(name: &str, format: Format, text: Result<String, FileProblem>) -> Artifact {
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
