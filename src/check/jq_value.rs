@@ -22,17 +22,18 @@ pub fn run(cx: &Cx, path: ExprId, want: &Want) -> Verdict {
         Want::Equals(id) => {
             let exp = need!(expected(cx, *id));
             if found.is_null() && !exp.is_null() {
-                Verdict::fail("the value is not set").expected(exp)
-            } else {
-                Verdict::judge(equal(&exp, &found), "the value is not the expected one").expected(exp)
+                return Verdict::fail("the value is not set").expected(exp).found(found).detail(code);
             }
+            Verdict::judge(equal(&exp, &found), "the value is not the expected one").expected(exp)
         }
         Want::Matches(re) => {
+            let wanted = Value::String(format!("a value matching /{re}/"));
+            if found.is_null() {
+                return Verdict::fail("the value is not set").expected(wanted).found(found).detail(code);
+            }
             let text = value_text(&found);
-            let ok = !found.is_null() && need!(compiled(re, &text)).is_match(&text);
-            Verdict::judge(ok, format!("the value is not of the form /{re}/"))
-                .expected(Value::String(format!("a value matching /{re}/")))
+            Verdict::judge(need!(compiled(re, &text)).is_match(&text), format!("the value is not of the form /{re}/")).expected(wanted)
         }
     };
-    v.found(found).detail(code)
+    v.found(found).detail(code).wrong_value()
 }

@@ -10,7 +10,7 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
     let kv = need!(cx.artifact.kv().map_err(Verdict::fail));
     let lines = kv.get(key);
     let entry = match lines.as_slice() {
-        [] => return Verdict::fail(format!("there is no `{key}=` line")).detail(key),
+        [] => return missing(cx, key),
         [one] => *one,
         [first, rest @ ..] => {
             let others: Vec<String> = rest.iter().map(|e| e.line.to_string()).collect();
@@ -29,5 +29,20 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
         Want::Matches(re) => Verdict::judge(need!(compiled(re, &entry.value)).is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
             .expected(Value::String(format!("a value matching /{re}/"))),
     };
-    v.found(found).line(entry.line).detail(key)
+    v.found(found).line(entry.line).detail(key).wrong_value()
+}
+
+/// No `key=` line: point at one that sets the key another way, if there is one.
+fn missing(cx: &Cx, key: &str) -> Verdict {
+    let near = cx.artifact.text().ok().and_then(|t| crate::input::kv::near_miss(t, key));
+    match near {
+        Some((line, text)) => {
+            let shown: String = text.chars().take(60).collect();
+            let cut = if shown.len() < text.len() { "..." } else { "" };
+            Verdict::fail(format!("there is no `{key}=` line; line {line} reads `{shown}{cut}`: write `{key}=` and the value at the start of a line"))
+                .line(line)
+                .detail(key)
+        }
+        None => Verdict::fail(format!("there is no `{key}=` line")).detail(key),
+    }
 }

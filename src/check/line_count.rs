@@ -19,4 +19,5 @@ pub fn run(cx: &Cx, pattern: &Pattern, min: Option<u64>, max: Option<u64>) -> Ve
     Verdict::judge(ok, format!("{lines} /{pattern}/; {range} are needed"))
         .expected(Value::String(format!("{range} lines matching /{pattern}/")))
         .found(Value::from(n))
+        .wrong_value()
 }

@@ -39,11 +39,14 @@ pub struct Verdict {
     pub line: Option<usize>,
     /// Which part of the file: a key or a jq path.
     pub detail: Option<String>,
+    /// The file holds a value there, just not the one wanted: the check's own `why`
+    /// may say so better than the kind's sentence.
+    pub wrong_value: bool,
 }
 
 impl Verdict {
     pub fn pass() -> Verdict {
-        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None }
+        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None, wrong_value: false }
     }
 
     pub fn fail(message: impl Into<String>) -> Verdict {
@@ -80,6 +83,12 @@ impl Verdict {
         self
     }
 
+    /// Marks a failure as a wrong value (see `Check::why`).
+    pub fn wrong_value(mut self) -> Verdict {
+        self.wrong_value = true;
+        self
+    }
+
     pub fn line(mut self, line: usize) -> Verdict {
         self.line = Some(line);
         self
@@ -112,10 +121,10 @@ pub(crate) use need;
 /// `differs` says why an exit code that is not the derived one is wrong.
 pub fn judge_rc(cx: &Cx, want: &crate::spec::RcWant, rc: i64, nonzero: &str, differs: String) -> Verdict {
     match want {
-        crate::spec::RcWant::NonZero => Verdict::judge(rc != 0, nonzero).expected(Value::String("rc=<non-zero>".into())),
+        crate::spec::RcWant::NonZero => Verdict::judge(rc != 0, nonzero).expected(Value::String("rc=<non-zero>".into())).wrong_value(),
         crate::spec::RcWant::Equals(id) => {
             let exp = need!(expected(cx, *id));
-            Verdict::judge(exp.as_i64() == Some(rc), differs).expected(Value::String(format!("rc={}", value_text(&exp))))
+            Verdict::judge(exp.as_i64() == Some(rc), differs).expected(Value::String(format!("rc={}", value_text(&exp)))).wrong_value()
         }
     }
 }
@@ -132,17 +141,30 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
         return dress(check, v);
     }
     let mut v = by_kind(check, cx);
+    if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {
+        v.message = with_found(why, &v);
+    }
     if let Some(note) = look_alike::note(check, cx, &v, |cx| by_kind(check, cx)) {
         v.message = format!("{}; {note}.", v.message.trim_end_matches('.'));
     }
     if v.status == Status::Fail {
         for e in &check.explain {
             if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
-                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), e.say.trim_end_matches('.'));
+                let say = with_found(&e.say, &v);
+                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), say.trim_end_matches('.'));
             }
         }
     }
     dress(check, v)
+}
+
+/// A spec's sentence with `{found}` made the value found (the student's own, so never
+/// an answer).
+fn with_found(sentence: &str, v: &Verdict) -> String {
+    match &v.found {
+        Some(f) if sentence.contains("{found}") => sentence.replace("{found}", &value_text(f)),
+        _ => sentence.to_string(),
+    }
 }
 
 fn by_kind(check: &Check, cx: &Cx) -> Verdict {

@@ -16,7 +16,7 @@ pub fn contains(cx: &Cx, expect: crate::jq::ExprId) -> Verdict {
     let exp = need!(expected(cx, expect));
     let needle = value_text(&exp);
     let line = text.find(&needle).map(|at| text[..at].matches('\n').count() + 1);
-    let v = Verdict::judge(line.is_some(), "the expected text is not in the file").expected(exp);
+    let v = Verdict::judge(line.is_some(), "the expected text is not in the file").expected(exp).wrong_value();
     match line {
         Some(l) => v.line(l),
         None => v,
@@ -39,7 +39,8 @@ pub fn matches(cx: &Cx, pattern: &Want) -> Verdict {
     };
     let line = need!(compiled(pattern, &text)).find(&text).map(|at| text[..at].matches('\n').count() + 1);
     let v = Verdict::judge(line.is_some(), "no part of the file has the expected form")
-        .expected(Value::String(format!("text matching /{pattern}/")));
+        .expected(Value::String(format!("text matching /{pattern}/")))
+        .wrong_value();
     match line {
         Some(l) => v.line(l),
         None => v,

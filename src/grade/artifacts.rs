@@ -26,12 +26,14 @@ impl Artifact {
     }
 
     fn from(name: &str, format: Format, text: Result<String, FileProblem>) -> Artifact {
+        let invalid = |e: String| format!("{name} is not valid {}: {e}", format_name(format));
+        let structured = |v: Value| structured(v).map_err(|what| format!("{name} reads as {} but holds {what}", format_name(format)));
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
-                Format::Yaml => (Some(input::yaml::parse_doc(t)), None),
-                Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array)), None),
-                Format::Json => (Some(input::json::parse(t)), None),
+                Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
+                Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
+                Format::Json => (Some(input::json::parse(t).map_err(invalid).and_then(structured)), None),
                 Format::Kv => {
                     let kv = KvFile::parse(t);
                     (Some(Ok(kv.to_value())), Some(kv))
@@ -52,7 +54,7 @@ impl Artifact {
         self.text()?;
         match &self.data {
             Some(Ok(v)) => Ok(v),
-            Some(Err(e)) => Err(format!("{} is not valid {}: {e}", self.name, format_name(self.format))),
+            Some(Err(e)) => Err(e.clone()),
             None => Err(format!("{} could not be read", self.name)),
         }
     }
@@ -72,6 +74,19 @@ impl Artifact {
     pub fn has_data_format(&self) -> bool {
         matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json)
     }
+}
+
+/// A YAML or JSON artifact is fields or a list; a lone `null` (a file of comments) or
+/// string would only make every check of it fail with a baffling path error.
+fn structured(v: Value) -> Result<Value, String> {
+    let what = match &v {
+        Value::Object(_) | Value::Array(_) => return Ok(v),
+        Value::Null => "null, as a file of only comments does",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+    };
+    Err(format!("a single value ({what}), not fields or a list"))
 }
 
 fn format_name(f: Format) -> &'static str {

@@ -49,6 +49,21 @@ impl KvFile {
     }
 }
 
+/// The first line that sets `key` in a form the lab does not ask for (`role: sidecar`,
+/// `export CA_ADDR=...`, `- typo_rc=1`, `Role=sidecar`): its number and text. What a
+/// student wrote that way is their slip to be shown, not a value to be guessed at.
+pub fn near_miss(text: &str, key: &str) -> Option<(usize, String)> {
+    lines(text).enumerate().find_map(|(i, raw)| {
+        let mut l = raw.trim();
+        for prefix in ["- ", "* ", "+ ", "export ", "`"] {
+            l = l.strip_prefix(prefix).unwrap_or(l).trim_start();
+        }
+        let rest = l.get(..key.len()).filter(|k| k.eq_ignore_ascii_case(key)).and(l.get(key.len()..))?;
+        let rest = rest.trim_start();
+        (rest.starts_with('=') || rest.starts_with(':')).then(|| (i + 1, raw.trim().to_string()))
+    })
+}
+
 fn is_key(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -78,6 +93,16 @@ mod tests {
     fn as_a_value_the_last_of_a_repeated_key_wins() {
         let f = KvFile::parse("rc=0\nsome output\nrc=1\n");
         assert_eq!(f.to_value(), serde_json::json!({"rc": "1"}));
+    }
+
+    #[test]
+    fn near_misses_are_found() {
+        let text = "# notes\nrole: sidecar\nexport CA_ADDR=x\n- typo_rc=1\nRole=a\nroles=b\n";
+        assert_eq!(near_miss(text, "role"), Some((2, "role: sidecar".into())));
+        assert_eq!(near_miss(text, "CA_ADDR"), Some((3, "export CA_ADDR=x".into())));
+        assert_eq!(near_miss(text, "typo_rc"), Some((4, "- typo_rc=1".into())));
+        assert_eq!(near_miss("Role=a\n", "role"), Some((1, "Role=a".into())));
+        assert_eq!(near_miss("roles=b\nrolé=c\n", "role"), None);
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub struct Check {
     pub points: u32,
     pub hidden: bool,
     pub location: Option<String>,
+    /// Said of a wrong value instead of the kind's generic sentence.
+    pub why: Option<String>,
     pub file: String,
     /// How the file reads as data, when it does.
     pub format: Format,

@@ -177,6 +177,10 @@ pub struct CheckDef {
     /// Where, in words, when the file name and key are not enough.
     #[serde(default, rename = "where")]
     pub location: Option<String>,
+    /// The sentence a failure gives when the file holds a value, but not the one wanted
+    /// (in place of the generic "not the expected value").
+    #[serde(default)]
+    pub why: Option<String>,
     #[serde(default)]
     pub key: Option<String>,
     #[serde(default)]
