@@ -37,3 +37,71 @@ fn full_width_punctuation_in_prose_is_no_slip() {
     c.write("08-report.md", &report);
     assert!(c.grade().no_envoy().run().with("fail").is_empty());
 }
+
+/// `why(copy, id)` holds every one of `parts`.
+fn says(copy: &Copy, id: &str, parts: &[&str]) {
+    let m = why(copy, id);
+    for p in parts {
+        assert!(m.contains(p), "{id}: {p:?} not in {m:?}");
+    }
+}
+
+#[test]
+fn a_wrong_value_is_said_against_what_it_is_compared_with() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "role=sidecar", "role=router");
+    says(&c, "args.role", &["role= is not the second argument of istio-proxy in your inject.yaml"]);
+    let c = Copy::sample();
+    c.edit("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE");
+    says(&c, "report.ready_body", &["does not match ready_body= in your 06-ready.txt"]);
+    let c = Copy::sample();
+    c.edit("06-ready.txt", "ready_code=503", "ready_code=HTTP 503");
+    says(&c, "ready.code_form", &["not a three-digit HTTP status code"]);
+}
+
+#[test]
+fn a_key_written_another_way_is_pointed_at() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "role=sidecar", "role: sidecar");
+    says(&c, "args.role", &["line 1 reads `role: sidecar`", "write `role=` and the value at the start of a line"]);
+    let c = Copy::sample();
+    c.edit("02-env.txt", "CA_ADDR=", "export CA_ADDR=");
+    says(&c, "env.ca_addr", &["reads `export CA_ADDR="]);
+}
+
+#[test]
+fn output_without_envoys_words_says_stderr_was_lost() {
+    let c = Copy::sample();
+    c.write("05-typo.txt", "rc=1\n");
+    says(&c, "typo_txt.names_cluster", &["holds only the exit code", "stderr"]);
+}
+
+#[test]
+fn a_yaml_file_of_comments_fails_once_plainly() {
+    let c = Copy::sample();
+    c.write("bootstrap.yaml", "# to do\n");
+    says(&c, "bootstrap.exists", &["bootstrap.yaml reads as YAML but holds a single value (null"]);
+    says(&c, "bootstrap.admin_port", &["bootstrap.yaml reads as YAML but holds a single value"]);
+}
+
+#[test]
+fn a_renamed_static_cluster_is_said_once() {
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "  - name: xds-grpc", "  - name: xds_grpc");
+    says(&c, "bootstrap.static_cluster", &["no static cluster has it"]);
+    says(&c, "bootstrap.strict_dns", &["no static cluster in bootstrap.yaml has the name ADS must point to"]);
+    says(&c, "bootstrap.http2", &["no static cluster in bootstrap.yaml has the name ADS must point to"]);
+}
+
+#[test]
+fn explanations_in_other_list_forms_are_named() {
+    let c = Copy::sample();
+    let report = c.read("08-report.md").replace("\n- ", "\n* ");
+    c.write("08-report.md", &report);
+    says(&c, "report.explanations", &["and some text: 0;", "another list marker (*, +, •, a number)"]);
+    // A nested Markdown item is still a line that starts with -.
+    let c = Copy::sample();
+    let report = c.read("08-report.md").replace("\n- ", "\n  - ");
+    c.write("08-report.md", &report);
+    assert!(c.grade().no_envoy().run().with("fail").is_empty());
+}
