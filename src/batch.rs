@@ -39,16 +39,22 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-/// A file-name-safe, unique name per submission (its directory's name).
+/// Taken by the class statistics in `--out` (`class.json`, `class.csv`, `class.html`).
+const CLASS: &str = "class";
+
+/// A file-name-safe, unique name per submission (its directory's name), such that no
+/// two submissions' report files, nor the class statistics, share a file name. A name
+/// holds no dot, so `NAME.EXT` tells the name from the extension: the reports of `x`
+/// and of `x.gradescope` would otherwise both write `x.gradescope.json`.
 pub fn names(dirs: &[PathBuf]) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(dirs.len());
     for d in dirs {
         let base = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "submission".into());
-        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
-        let clean = if clean.is_empty() || clean.starts_with('.') { format!("_{clean}") } else { clean };
+        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "_-".contains(c) { c } else { '_' }).collect();
+        let clean = if clean.is_empty() { "_".to_string() } else { clean };
         let mut name = clean.clone();
         let mut n = 2;
-        while out.contains(&name) {
+        while name == CLASS || out.contains(&name) {
             name = format!("{clean}-{n}");
             n += 1;
         }
@@ -108,6 +114,22 @@ mod tests {
     #[test]
     fn names_are_safe_and_unique() {
         let dirs = vec![PathBuf::from("/a/alice"), PathBuf::from("/b/alice"), PathBuf::from("/c/\u{1b}[31m bob"), PathBuf::from("/d/..x")];
-        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "_..x"]);
+        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "__x"]);
+    }
+
+    /// Every report file of every submission, and the class statistics: none twice.
+    #[test]
+    fn no_two_files_share_a_name() {
+        let dirs: Vec<PathBuf> = ["x", "x.gradescope", "x.junit", "x_gradescope", "class", "class-2", "a.b.c"].iter().map(PathBuf::from).collect();
+        let names = names(&dirs);
+        assert_eq!(names, vec!["x", "x_gradescope", "x_junit", "x_gradescope-2", "class-2", "class-2-2", "a_b_c"]);
+        let mut files: Vec<String> = ["class.json", "class.csv", "class.html"].iter().map(|s| s.to_string()).collect();
+        for n in &names {
+            files.extend(crate::report::Format::ALL.iter().map(|f| format!("{n}.{}", f.extension())));
+        }
+        let count = files.len();
+        files.sort();
+        files.dedup();
+        assert_eq!(files.len(), count, "{files:?}");
     }
 }
