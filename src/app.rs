@@ -75,6 +75,11 @@ fn spec(args: SpecArgs) -> u8 {
 
 fn grade(args: GradeArgs) -> u8 {
     let mut timings = Timings::from_env();
+    // Otherwise the run would end with no recording, and nothing said.
+    if args.save_probe.is_some() && (args.no_live || args.no_envoy) {
+        let off = if args.no_live { "--no-live" } else { "--no-envoy" };
+        return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
+    }
     let spec = match load_spec(&args.source) {
         Ok(s) => s,
         Err(e) => return fail(e),
