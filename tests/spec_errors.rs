@@ -90,6 +90,18 @@ fn lets_may_only_use_what_comes_before() {
     assert_eq!(e, ["bad.yaml:9:3: let `a` uses `$b`, which is defined at or after it"]);
 }
 
+/// An error points into the check or let it is about, not into an earlier one whose
+/// name starts the same (`a_more` for `a`, `xds_cluster` for `cluster`).
+#[test]
+fn errors_point_at_the_name_not_a_longer_one() {
+    let e = spec_errors(&format!(
+        "{HEAD}checks:\n  - id: a_more\n    step: 1\n    title: t\n    kind: kv_line\n    file: f.txt\n    key: k\n    expect: '$word'\n  - id: a\n    step: 1\n    title: t\n    kind: rc_line\n    file: f.txt\n    key: k\n    expect: '0'\n"
+    ));
+    assert_eq!(e, ["bad.yaml:21:5: check `a`: `key` does not apply to kind rc_line"]);
+    let e = spec_errors(&format!("{HEAD}let:\n  xds_cluster: '$word'\n  cluster: '$later'\n  later: '$word'\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:10:3: let `cluster` uses `$later`, which is defined at or after it"]);
+}
+
 #[test]
 fn the_builtin_spec_compiles_and_lists_itself() {
     Command::cargo_bin("labcheck").unwrap().arg("spec").assert().success().stdout(predicates::str::contains("mesh_config"));

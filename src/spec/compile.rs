@@ -183,11 +183,11 @@ fn names(cx: &mut Ctx, file: &SpecFile) -> Vec<String> {
         let valid = n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
-            cx.err(None, &format!("{n}:"), format!("`{n}` cannot be a jq variable name (letters, digits and _ only)"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` cannot be a jq variable name (letters, digits and _ only)"));
         } else if n == FOUND || n == EXPECTED || n.starts_with("__") {
-            cx.err(None, &format!("{n}:"), format!("`{n}` is reserved"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` is reserved"));
         } else if out.contains(n) {
-            cx.err(None, &format!("{n}:"), format!("`{n}` is declared twice (params, sources and let share one namespace)"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` is declared twice (params, sources and let share one namespace)"));
         }
         out.push(n.clone());
     }
