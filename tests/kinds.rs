@@ -124,3 +124,12 @@ fn an_expected_exit_code_may_come_from_a_kv_file() {
     assert_eq!(g.message("rc"), "could not check: the expected exit code is not an integer: one");
     assert_eq!(g.code, Some(2));
 }
+
+#[test]
+fn a_key_set_more_than_once_names_every_line() {
+    let c = passing();
+    c.write("kv.txt", "greeting=hello\ncode=503\ncode=503\ncode=503\ncode=503\n");
+    let g = grade(&c);
+    assert_eq!(g.with("fail"), vec!["kv_form"]);
+    assert_eq!(g.message("kv_form"), "`code` is set more than once (lines 2, 3, 4 and 5); keep one line");
+}
