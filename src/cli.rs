@@ -35,7 +35,7 @@ With several submissions the code is the most serious one.
 Environment:
   NO_COLOR          no colour with --color auto
   CI                no progress bar
-  LABCHECK_TIMINGS  1: how long each stage took, on stderr";
+  LABCHECK_TIMINGS  1 (anything but 0 or empty): how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
 pub struct SpecSource {

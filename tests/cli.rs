@@ -29,3 +29,12 @@ fn save_probe_without_a_probe_is_refused() {
         assert!(!rec.exists());
     }
 }
+
+#[test]
+fn timings_are_on_for_any_value_but_zero_or_empty() {
+    for (value, on) in [("1", true), ("yes", true), ("0", false), ("", false)] {
+        let g = Grade::sample().no_envoy().env("LABCHECK_TIMINGS", value).run();
+        assert_eq!(g.code, Some(0), "{}", g.stderr);
+        assert_eq!(g.stderr.contains("labcheck: grade: "), on, "LABCHECK_TIMINGS={value:?}: {}", g.stderr);
+    }
+}
