@@ -124,3 +124,13 @@ fn a_spec_without_expressions_loads() {
     let (code, stdout, stderr) = with_spec(&yaml, &["grade", "--no-envoy", "--format", "json", "--spec", "SPEC", sample.to_str().unwrap()]);
     assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
 }
+
+/// `defs` may not read spec variables, but a name that only starts like one is its own.
+#[test]
+fn defs_are_checked_for_whole_variable_names() {
+    let head = format!("{HEAD}  env:\n    default: y\n");
+    spec_ok(&format!("{head}defs: 'def f($envelope): $envelope;'\nchecks: []\n"));
+    let e = spec_errors(&format!("{head}defs: 'def f($envelope): $envelope + $env;'\nchecks: []\n"));
+    // jaq, which compiles `defs` without the spec's variables, says so too.
+    assert_eq!(e, ["bad.yaml:10:38: `defs` may not use spec variables such as `$env`", "bad.yaml:10:1: defs: jq: undefined variable `$env`"]);
+}

@@ -280,7 +280,7 @@ fn first_token(s: &str) -> &str {
 
 /// The spec variables an expression mentions. A local `as $x` that shadows a spec
 /// variable counts too: that only makes a check wait for one value more.
-fn deps_of(code: &str, globals: &[String]) -> BTreeSet<usize> {
+pub fn deps_of(code: &str, globals: &[String]) -> BTreeSet<usize> {
     let mut deps = BTreeSet::new();
     let bytes = code.as_bytes();
     let mut i = 0;

@@ -106,10 +106,10 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec,
     }
 
     if file.defs.contains('$') {
-        for g in &globals {
-            if file.defs.contains(&format!("${g}")) {
-                cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
-            }
+        // Whole names, as expressions' own are read: `$envelope` is not `$env`.
+        for g in crate::jq::deps_of(&file.defs, &globals) {
+            let g = &globals[g];
+            cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
         }
     }
 
