@@ -84,6 +84,19 @@ fn bad_regex_and_unknown_kind() {
     assert!(e[0].starts_with("bad.yaml:12:11: checks[0].kind: unknown variant `kvline`"), "{e:?}");
 }
 
+/// Grading compiles a regex when a check first uses it, but checking the spec compiles
+/// them all: one too large to compile is a spec error there, with its place.
+#[test]
+fn a_regex_too_large_to_compile_is_found_by_spec() {
+    let yaml = format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f\n    matches: '\\w{{1000}}\\w{{1000}}'\n    min: 1\n");
+    let (code, stdout, stderr) = with_spec(&yaml, &["spec", "--spec", "SPEC"]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert_eq!(
+        stderr,
+        "labcheck: the spec has 1 error(s):\nbad.yaml:14:15: check `a`: `matches` does not compile: Compiled regex exceeds size limit of 1048576 bytes.\n"
+    );
+}
+
 #[test]
 fn lets_may_only_use_what_comes_before() {
     let e = spec_errors(&format!("{HEAD}let:\n  a: '$b'\n  b: '$word'\nchecks: []\n"));

@@ -9,6 +9,7 @@ use crate::jq::{ProgramBuilder, EXPECTED, FOUND};
 struct Ctx<'a> {
     text: &'a str,
     name: &'a str,
+    regexes: Regexes,
     errors: Vec<SpecError>,
 }
 
@@ -25,18 +26,18 @@ struct Origin {
     code: String,
 }
 
-pub(super) fn compile(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+pub(super) fn compile(text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
     let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
     })?;
-    from_model(file, text, name)
+    from_model(file, text, name, regexes)
 }
 
 /// Compile a spec already read; `text` is its YAML, for error positions.
-pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
-    let mut cx = Ctx { text, name, errors: Vec::new() };
+pub(super) fn from_model(file: SpecFile, text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
+    let mut cx = Ctx { text, name, regexes, errors: Vec::new() };
 
     let globals = names(&mut cx, &file);
     if file.steps.is_empty() {
@@ -338,7 +339,16 @@ fn check_kind(
         v.clone()
     };
     let regex = |cx: &mut Ctx, r: &str| match Pattern::new(r, false) {
-        Ok(re) => Some(re),
+        Ok(re) => match cx.regexes {
+            Regexes::Compiled => match re.compile_fully() {
+                Ok(()) => Some(re),
+                Err(e) => {
+                    cx.err(Some(anchor), r, format!("check `{}`: `matches` does not compile: {e}", c.id));
+                    None
+                }
+            },
+            Regexes::Parsed => Some(re),
+        },
         Err(e) => {
             cx.err(Some(anchor), r, format!("check `{}`: `matches` is not a valid regex: {e}", c.id));
             None
