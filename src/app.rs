@@ -6,7 +6,7 @@ use crate::result::SubmissionResult;
 use crate::{batch, class, exit};
 use crate::grade::{params::Params, Grader, Live, Options};
 use crate::report;
-use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{Regexes, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,12 +35,12 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     }
 }
 
-fn load_spec(source: &SpecSource) -> Result<Spec, String> {
+fn load_spec(source: &SpecSource, regexes: Regexes) -> Result<Spec, String> {
     let loaded = match &source.spec {
-        None => Spec::builtin(),
+        None => Spec::builtin_with(regexes),
         Some(_) => {
             let (text, name) = spec_text(source)?;
-            Spec::load(&text, &name)
+            Spec::load_with(&text, &name, regexes)
         }
     };
     loaded.map_err(|errs| {
@@ -59,7 +59,9 @@ fn spec(args: SpecArgs) -> u8 {
             Err(e) => fail(e),
         };
     }
-    let spec = match load_spec(&args.source) {
+    // Checking a spec is the place to find every mistake, a regex too large included;
+    // grading compiles a regex only when a check first uses it.
+    let spec = match load_spec(&args.source, Regexes::Compiled) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -75,7 +77,12 @@ fn spec(args: SpecArgs) -> u8 {
 
 fn grade(args: GradeArgs) -> u8 {
     let mut timings = Timings::from_env();
-    let spec = match load_spec(&args.source) {
+    // Otherwise the run would end with no recording, and nothing said.
+    if args.save_probe.is_some() && (args.no_live || args.no_envoy) {
+        let off = if args.no_live { "--no-live" } else { "--no-envoy" };
+        return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
+    }
+    let spec = match load_spec(&args.source, Regexes::Parsed) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -39,16 +39,22 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-/// A file-name-safe, unique name per submission (its directory's name).
+/// Taken by the class statistics in `--out` (`class.json`, `class.csv`, `class.html`).
+const CLASS: &str = "class";
+
+/// A file-name-safe, unique name per submission (its directory's name), such that no
+/// two submissions' report files, nor the class statistics, share a file name. A name
+/// holds no dot, so `NAME.EXT` tells the name from the extension: the reports of `x`
+/// and of `x.gradescope` would otherwise both write `x.gradescope.json`.
 pub fn names(dirs: &[PathBuf]) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(dirs.len());
     for d in dirs {
         let base = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "submission".into());
-        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
-        let clean = if clean.is_empty() || clean.starts_with('.') { format!("_{clean}") } else { clean };
+        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "_-".contains(c) { c } else { '_' }).collect();
+        let clean = if clean.is_empty() { "_".to_string() } else { clean };
         let mut name = clean.clone();
         let mut n = 2;
-        while out.contains(&name) {
+        while name == CLASS || out.contains(&name) {
             name = format!("{clean}-{n}");
             n += 1;
         }
@@ -75,29 +81,38 @@ fn progress(n: usize) -> Option<ProgressBar> {
 /// Envoys of any kind.
 pub fn grade_all(grader: &Grader, dirs: &[PathBuf], jobs: usize) -> Vec<SubmissionResult> {
     let bar = progress(dirs.len());
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<SubmissionResult>>> = dirs.iter().map(|_| Mutex::new(None)).collect();
-    let workers = jobs.clamp(1, dirs.len().max(1));
+    let results = each(dirs, jobs, bar.as_ref(), |d| grader.grade(d));
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    results
+}
+
+/// `f` of every item, `jobs` at a time, in the items' order; `bar` counts each one done.
+fn each<T: Sync, R: Send>(items: &[T], jobs: usize, bar: Option<&ProgressBar>, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let done = |r: R| {
+        if let Some(b) = bar {
+            b.inc(1);
+        }
+        r
+    };
+    let workers = jobs.clamp(1, items.len().max(1));
     if workers == 1 {
         // One at a time needs no thread (and no thread's heap to set up and give back).
-        return dirs.iter().map(|d| grader.grade(d)).collect();
+        return items.iter().map(|i| done(f(i))).collect();
     }
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(dir) = dirs.get(i) else { break };
-                let r = grader.grade(dir);
+                let Some(item) = items.get(i) else { break };
+                let r = done(f(item));
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
             });
         }
     });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
     slots.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
 }
 
@@ -108,6 +123,34 @@ mod tests {
     #[test]
     fn names_are_safe_and_unique() {
         let dirs = vec![PathBuf::from("/a/alice"), PathBuf::from("/b/alice"), PathBuf::from("/c/\u{1b}[31m bob"), PathBuf::from("/d/..x")];
-        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "_..x"]);
+        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "__x"]);
+    }
+
+    /// The bar counts every submission, one job or several.
+    #[test]
+    fn progress_advances_with_any_number_of_jobs() {
+        let items: Vec<u32> = (0..5).collect();
+        for jobs in [1, 3] {
+            let bar = ProgressBar::hidden();
+            bar.set_length(items.len() as u64);
+            assert_eq!(each(&items, jobs, Some(&bar), |x| x * 2), vec![0, 2, 4, 6, 8]);
+            assert_eq!(bar.position(), 5, "with --jobs {jobs}");
+        }
+    }
+
+    /// Every report file of every submission, and the class statistics: none twice.
+    #[test]
+    fn no_two_files_share_a_name() {
+        let dirs: Vec<PathBuf> = ["x", "x.gradescope", "x.junit", "x_gradescope", "class", "class-2", "a.b.c"].iter().map(PathBuf::from).collect();
+        let names = names(&dirs);
+        assert_eq!(names, vec!["x", "x_gradescope", "x_junit", "x_gradescope-2", "class-2", "class-2-2", "a_b_c"]);
+        let mut files: Vec<String> = ["class.json", "class.csv", "class.html"].iter().map(|s| s.to_string()).collect();
+        for n in &names {
+            files.extend(crate::report::Format::ALL.iter().map(|f| format!("{n}.{}", f.extension())));
+        }
+        let count = files.len();
+        files.sort();
+        files.dedup();
+        assert_eq!(files.len(), count, "{files:?}");
     }
 }

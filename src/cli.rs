@@ -35,7 +35,7 @@ With several submissions the code is the most serious one.
 Environment:
   NO_COLOR          no colour with --color auto
   CI                no progress bar
-  LABCHECK_TIMINGS  1: how long each stage took, on stderr";
+  LABCHECK_TIMINGS  1 (anything but 0 or empty): how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
 pub struct SpecSource {
@@ -125,15 +125,17 @@ pub struct GradeArgs {
     #[arg(long, conflicts_with_all = ["replay", "no_live", "no_envoy"])]
     pub launch_envoy: bool,
 
-    /// Skip the live checks (Envoy validation still runs).
-    #[arg(long, conflicts_with = "replay")]
+    /// Skip the live checks (Envoy validation still runs). Not with --no-envoy, which
+    /// skips them already.
+    #[arg(long, conflicts_with_all = ["replay", "no_envoy"])]
     pub no_live: bool,
 
     /// Grade the live checks from a recording made with --save-probe.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
-    /// Save what the live probe saw (requests, answers, times) to FILE.
+    /// Save what the live probe saw (requests, answers, times) to FILE. Not with
+    /// --no-live or --no-envoy: there is then no probe to record.
     #[arg(long, value_name = "FILE")]
     pub save_probe: Option<PathBuf>,
 }

@@ -133,3 +133,32 @@ fn a_batch_says_what_it_leaves_out() {
     assert!(stderr.contains("eve: a symbolic link, not a submission directory of its own"), "{stderr}");
     assert!(!stderr.contains(".DS_Store"), "hidden files are no submissions to mention: {stderr}");
 }
+
+/// A submission named `class`, or `x` beside `x.gradescope`, must not overwrite another
+/// submission's report or the class statistics in `--out`.
+#[test]
+fn out_files_never_collide() {
+    let parent = tempfile::tempdir().unwrap();
+    for name in ["class", "x", "x.gradescope"] {
+        std::fs::rename(Copy::sample().dir.keep(), parent.path().join(name)).unwrap();
+    }
+    // `x` alone fails a check, so its reports differ from the others'.
+    let f = parent.path().join("x/01-args.txt");
+    std::fs::write(&f, std::fs::read_to_string(&f).unwrap().replace("role=sidecar", "role=proxy")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let res = Grade::batch(parent.path()).no_envoy().args(&["--out", out.path().to_str().unwrap()]).text().command().output().unwrap();
+    assert_eq!(res.status.code(), Some(1), "{}", String::from_utf8_lossy(&res.stderr));
+    let read = |f: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(out.path().join(f)).unwrap()).unwrap() };
+
+    let class = read("class.json");
+    assert_eq!(class["submissions"], 3, "class.json is the class statistics");
+    let names: Vec<&str> = class["submission_scores"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["class-2", "x", "x_gradescope"]);
+    assert!(read("class-2.json")["submission"].as_str().unwrap().ends_with("/class"));
+
+    // x's Gradescope results, not the JSON report of x.gradescope.
+    let x = read("x.gradescope.json");
+    assert!(x["tests"].is_array(), "{x}");
+    assert!(x["score"].as_f64().unwrap() < read("x_gradescope.gradescope.json")["score"].as_f64().unwrap());
+    assert!(read("x_gradescope.json")["submission"].as_str().unwrap().ends_with("/x.gradescope"));
+}

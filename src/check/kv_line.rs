@@ -12,9 +12,9 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
     let entry = match lines.as_slice() {
         [] => return missing(cx, key),
         [one] => *one,
-        [first, rest @ ..] => {
-            let others: Vec<String> = rest.iter().map(|e| e.line.to_string()).collect();
-            return Verdict::fail(format!("`{key}` is set more than once (lines {} and {}); keep one line", first.line, others.join(", ")))
+        [first, ..] => {
+            let numbers: Vec<usize> = lines.iter().map(|e| e.line).collect();
+            return Verdict::fail(format!("`{key}` is set more than once (lines {}); keep one line", listed(&numbers)))
                 .line(first.line)
                 .detail(key);
         }
@@ -44,5 +44,24 @@ fn missing(cx: &Cx, key: &str) -> Verdict {
                 .detail(key)
         }
         None => Verdict::fail(format!("there is no `{key}=` line")).detail(key),
+    }
+}
+
+/// `1 and 5`, `1, 5, 6 and 7`.
+fn listed(numbers: &[usize]) -> String {
+    let all: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match all.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => all.join(""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lines_are_listed_as_in_a_sentence() {
+        assert_eq!(super::listed(&[1, 5]), "1 and 5");
+        assert_eq!(super::listed(&[1, 5, 6, 7]), "1, 5, 6 and 7");
+        assert_eq!(super::listed(&[3]), "3");
     }
 }

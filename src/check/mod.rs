@@ -124,8 +124,21 @@ pub fn judge_rc(cx: &Cx, want: &crate::spec::RcWant, rc: i64, nonzero: &str, dif
         crate::spec::RcWant::NonZero => Verdict::judge(rc != 0, nonzero).expected(Value::String("rc=<non-zero>".into())).wrong_value(),
         crate::spec::RcWant::Equals(id) => {
             let exp = need!(expected(cx, *id));
-            Verdict::judge(exp.as_i64() == Some(rc), differs).expected(Value::String(format!("rc={}", value_text(&exp)))).wrong_value()
+            let Some(want) = exit_code(&exp) else {
+                return Verdict::could_not(format_args!("the expected exit code is not an integer: {}", value_text(&exp)));
+            };
+            Verdict::judge(want == rc, differs).expected(Value::String(format!("rc={want}"))).wrong_value()
         }
+    }
+}
+
+/// An expected exit code as a number: a JSON integer, or a string holding one (a value
+/// read from a `kv` file, such as `rc=1`, is text).
+fn exit_code(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
     }
 }
 
@@ -211,5 +224,21 @@ impl Cx<'_> {
     /// An expression's text on one line, to say where a check looked.
     pub fn env_code(&self, id: crate::jq::ExprId) -> String {
         self.env.code(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn an_exit_code_may_be_written_as_text() {
+        assert_eq!(super::exit_code(&json!(1)), Some(1));
+        assert_eq!(super::exit_code(&json!("1")), Some(1));
+        assert_eq!(super::exit_code(&json!(" 0\n")), Some(0));
+        assert_eq!(super::exit_code(&json!(2.0)), Some(2));
+        for not in [json!("one"), json!("1.5"), json!(1.5), json!(null), json!(true), json!([1])] {
+            assert_eq!(super::exit_code(&not), None, "{not}");
+        }
     }
 }

