@@ -19,7 +19,9 @@ pub struct ClassStats {
     pub lab: String,
     pub title: String,
     pub submissions: usize,
-    /// The largest seen: skipped checks are worth 0, so it varies per submission.
+    /// The largest seen. Every submission of a run skips the same checks, so it is
+    /// every submission's maximum; the largest is taken so that a class from several
+    /// runs still reads sensibly.
     pub max_score: u32,
     pub scores: Scores,
     pub submission_scores: Vec<SubmissionScore>,

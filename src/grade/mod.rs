@@ -65,10 +65,6 @@ impl<'s> Grader<'s> {
         Grader { spec, params, lab, envoy, cache, opts }
     }
 
-    pub fn spec(&self) -> &Spec {
-        self.spec
-    }
-
     /// Lab files that could not be read (a set-up problem, not the student's).
     pub fn lab_problems(&self) -> Vec<String> {
         self.lab

@@ -59,11 +59,6 @@ pub fn read_lab(path: &Path) -> Result<String, FileProblem> {
     read_text(path, true, MAX_LAB_BYTES)
 }
 
-/// The bytes of a submission file, for handing a copy to Envoy.
-pub fn read_submission_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, FileProblem> {
-    read_bytes(&dir.join(name), false, MAX_SUBMISSION_BYTES)
-}
-
 fn read_text(path: &Path, follow: bool, cap: u64) -> Result<String, FileProblem> {
     let bytes = read_bytes(path, follow, cap)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").map(<[u8]>::to_vec).unwrap_or(bytes);

@@ -52,16 +52,6 @@ impl Format {
             Format::Gradescope => "gradescope.json",
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Text => "text",
-            Format::Json => "json",
-            Format::Junit => "junit",
-            Format::Tap => "tap",
-            Format::Gradescope => "gradescope",
-        }
-    }
 }
 
 /// What the user asked of every report of a run.

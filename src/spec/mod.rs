@@ -109,21 +109,6 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
-    pub fn name(&self) -> &'static str {
-        match self {
-            CheckKind::Exists => "exists",
-            CheckKind::KvLine { .. } => "kv_line",
-            CheckKind::RcLine { .. } => "rc_line",
-            CheckKind::Json { subset: false, .. } => "json_equals",
-            CheckKind::Json { subset: true, .. } => "json_subset",
-            CheckKind::JqValue { .. } => "jq_value",
-            CheckKind::TextContains { .. } => "text_contains",
-            CheckKind::TextMatches { .. } => "text_matches",
-            CheckKind::LineCount { .. } => "line_count",
-            CheckKind::EnvoyValidate { .. } => "envoy_validate",
-        }
-    }
-
     /// The expressions the verdict needs: the path and the expected value (not
     /// `explain`'s, which only add words to a failure).
     pub fn exprs(&self) -> impl Iterator<Item = ExprId> {
