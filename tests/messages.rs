@@ -105,3 +105,16 @@ fn explanations_in_other_list_forms_are_named() {
     c.write("08-report.md", &report);
     assert!(c.grade().no_envoy().run().with("fail").is_empty());
 }
+
+#[test]
+fn a_value_off_by_a_common_slip_names_the_slip() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "role=sidecar", "role=\"sidecar\"");
+    says(&c, "args.role", &["the value is in quotes; write it without them"]);
+    let c = Copy::sample();
+    c.edit("02-env.txt", "fieldRef:metadata.namespace", "fieldRef: metadata.namespace");
+    says(&c, "env.pod_namespace", &["differs only in spaces"]);
+    let c = Copy::sample();
+    c.write("bootstrap.yaml", "node:\n\tid: x\n");
+    says(&c, "bootstrap.exists", &["a line is indented with a tab, where YAML needs spaces"]);
+}

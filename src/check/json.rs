@@ -32,7 +32,12 @@ pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdi
             if let Some(f) = found.pointer(&d.pointer) {
                 v = v.found(f.clone());
             }
-            let at = if d.path == "." { detail } else { Some(d.path.clone()) };
+            // Under a plain path (`.node.metadata`), the place reads in full: `.node.metadata.MESH_ID`.
+            let at = match detail {
+                _ if d.path == "." => detail,
+                Some(base) if is_plain_path(&base) => Some(format!("{base}{}", d.path)),
+                _ => Some(d.path.clone()),
+            };
             (v, at)
         }
     };
@@ -40,4 +45,8 @@ pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdi
         Some(d) => v.detail(d),
         None => v,
     }
+}
+
+fn is_plain_path(code: &str) -> bool {
+    code.starts_with('.') && code.len() > 1 && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }

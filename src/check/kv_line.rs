@@ -23,8 +23,10 @@ pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
     let v = match want {
         Want::Equals(id) => {
             let exp = need!(expected(cx, *id));
-            let ok = value_text(&exp) == entry.value;
-            Verdict::judge(ok, format!("`{key}` is not the expected value")).expected(exp)
+            let want = value_text(&exp);
+            let mut v = Verdict::judge(want == entry.value, format!("`{key}` is not the expected value"));
+            v.slip = slip(&entry.value, &want).map(str::to_string);
+            v.expected(exp)
         }
         Want::Matches(re) => Verdict::judge(need!(compiled(re, &entry.value)).is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
             .expected(Value::String(format!("a value matching /{re}/"))),
@@ -56,12 +58,46 @@ fn listed(numbers: &[usize]) -> String {
     }
 }
 
+/// What alone makes `found` differ from `want`, when it is a common slip: naming it
+/// tells the student nothing of the value they did not already write.
+fn slip(found: &str, want: &str) -> Option<&'static str> {
+    let unquoted = [('"', '"'), ('\'', '\''), ('`', '`')]
+        .iter()
+        .find_map(|(a, b)| found.strip_prefix(*a).and_then(|f| f.strip_suffix(*b)));
+    let spaceless = |s: &str| s.split_whitespace().collect::<String>();
+    if found == want {
+        None
+    } else if unquoted == Some(want) {
+        Some("the value is in quotes; write it without them")
+    } else if found.trim_end_matches('/') == want.trim_end_matches('/') {
+        Some("the value differs only in a trailing /; write it as the file it comes from does")
+    } else if spaceless(found) == spaceless(want) {
+        Some("the value differs only in spaces; write it as the file it comes from does, character for character")
+    } else if found.eq_ignore_ascii_case(want) {
+        Some("the value differs only in upper and lower case; write it as the file it comes from does")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{listed, slip};
+
     #[test]
     fn lines_are_listed_as_in_a_sentence() {
-        assert_eq!(super::listed(&[1, 5]), "1 and 5");
-        assert_eq!(super::listed(&[1, 5, 6, 7]), "1, 5, 6 and 7");
-        assert_eq!(super::listed(&[3]), "3");
+        assert_eq!(listed(&[1, 5]), "1 and 5");
+        assert_eq!(listed(&[1, 5, 6, 7]), "1, 5, 6 and 7");
+        assert_eq!(listed(&[3]), "3");
+    }
+
+    #[test]
+    fn common_slips_are_named() {
+        assert!(slip("\"sidecar\"", "sidecar").unwrap().contains("quotes"));
+        assert!(slip("/var/run/secrets/tokens/", "/var/run/secrets/tokens").unwrap().contains("trailing /"));
+        assert!(slip("fieldRef: metadata.namespace", "fieldRef:metadata.namespace").unwrap().contains("spaces"));
+        assert!(slip("Sidecar", "sidecar").unwrap().contains("case"));
+        assert_eq!(slip("router", "sidecar"), None);
+        assert_eq!(slip("sidecar", "sidecar"), None);
     }
 }

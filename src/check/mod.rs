@@ -42,11 +42,13 @@ pub struct Verdict {
     /// The file holds a value there, just not the one wanted: the check's own `why`
     /// may say so better than the kind's sentence.
     pub wrong_value: bool,
+    /// A sentence on the slip that makes the value wrong, said whatever the `why`.
+    pub slip: Option<String>,
 }
 
 impl Verdict {
     pub fn pass() -> Verdict {
-        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None, wrong_value: false }
+        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None, wrong_value: false, slip: None }
     }
 
     pub fn fail(message: impl Into<String>) -> Verdict {
@@ -156,6 +158,9 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
     let mut v = by_kind(check, cx);
     if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {
         v.message = with_found(why, &v);
+    }
+    if let (Status::Fail, Some(slip)) = (v.status, &v.slip) {
+        v.message = format!("{}; {slip}.", v.message.trim_end_matches('.'));
     }
     if let Some(note) = look_alike::note(check, cx, &v, |cx| by_kind(check, cx)) {
         v.message = format!("{}; {note}.", v.message.trim_end_matches('.'));

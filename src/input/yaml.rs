@@ -18,7 +18,7 @@ pub fn parse_doc(text: &str) -> Result<Value, String> {
         Err(e) if e.to_string().contains("more than one document") => {
             let mut docs = Vec::new();
             for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-                docs.push(Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe(e)))?);
+                docs.push(Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?);
             }
             let with_content = docs.iter().filter(|d| !d.is_null()).count();
             match (with_content, docs.first()) {
@@ -28,7 +28,7 @@ pub fn parse_doc(text: &str) -> Result<Value, String> {
                 (n, _) => Err(format!("it holds {n} YAML documents with content, where one is expected")),
             }
         }
-        r => r.map_err(describe),
+        r => r.map_err(|e| describe_in(text, e)),
     }
 }
 
@@ -38,12 +38,23 @@ pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     precheck(text)?;
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let doc = Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe(e)))?;
+        let doc = Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?;
         if !doc.is_null() {
             docs.push(doc);
         }
     }
     Ok(docs)
+}
+
+/// libyaml's error, with a plain sentence first when the line it stops at is indented
+/// with a tab: its own words ("cannot start any token") name the rule, not the fix.
+fn describe_in(text: &str, e: serde_yaml::Error) -> String {
+    let tabbed = e
+        .location()
+        .and_then(|l| text.lines().nth(l.line().saturating_sub(1)))
+        .is_some_and(|line| line.trim_start_matches(' ').starts_with('\t'));
+    let said = describe(e);
+    if tabbed { format!("a line is indented with a tab, where YAML needs spaces ({said})") } else { said }
 }
 
 fn describe(e: serde_yaml::Error) -> String {
@@ -128,6 +139,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_tab_indent_is_named() {
+        let e = parse_doc("node:\n\tid: x\n").unwrap_err();
+        assert!(e.starts_with("a line is indented with a tab, where YAML needs spaces ("), "{e}");
+        let e = parse_doc("node: [\n").unwrap_err();
+        assert!(!e.contains("tab"), "{e}");
+    }
+
+    #[test]
     fn stream_drops_empty_documents() {
         let docs = parse_stream("a: 1\n---\nkind: Deployment\n---\n").unwrap();
         assert_eq!(docs, vec![json!({"a": 1}), json!({"kind": "Deployment"})]);
@@ -176,3 +195,4 @@ mod tests {
         assert_eq!(parse_doc("{\"a\": [1, 2.5]}").unwrap(), json!({"a": [1, 2.5]}));
     }
 }
+
