@@ -44,7 +44,7 @@ impl Launched {
     pub fn exited_within(&mut self, limit: Duration) -> Option<String> {
         let status = self.child.wait_for(limit)?;
         let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        Some(format!("Envoy exited ({status}): {}", super::validate::last_message(&log)))
+        Some(format!("Envoy exited ({status}): {}", super::said::Said::from_log(&log, false).text()))
     }
 }
 
@@ -76,7 +76,7 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
         }
         if let Some(status) = child.exited() {
             let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let last = super::validate::last_message(&log);
+            let last = super::said::Said::from_log(&log, false).text();
             return Err(format!("Envoy exited ({status}) before its admin port opened: {last}"));
         }
         if start.elapsed() > START_TIMEOUT {

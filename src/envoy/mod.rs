@@ -8,5 +8,6 @@ pub mod launch;
 pub mod offline;
 pub mod process;
 pub mod recording;
+pub mod said;
 pub mod screen;
 pub mod validate;
