@@ -5,6 +5,7 @@ pub mod admin;
 pub mod binary;
 pub mod closed_port;
 pub mod launch;
+pub mod logs;
 pub mod offline;
 pub mod process;
 pub mod recording;

@@ -3,7 +3,8 @@
 //! Envoy is handed the screened data re-serialized as JSON (valid YAML), in a private
 //! directory under the artifact's own file name, so its messages name the file as the
 //! student's run did, and a YAML construct that our parser and Envoy's might read
-//! differently cannot slip past the screen.
+//! differently cannot slip past the screen. In that copy the admin's access logs go to
+//! /dev/null (`logs.rs`) and DNS clusters name 127.0.0.1 (`offline.rs`).
 
 use super::process::{self, PrivateDir};
 use super::said::Said;
@@ -41,7 +42,7 @@ impl Validation {
 pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, String> {
     let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
     let config = dir.path().join(name);
-    std::fs::write(&config, serde_json::to_vec(&super::offline::without_dns(data)).unwrap_or_default())
+    std::fs::write(&config, serde_json::to_vec(&super::offline::without_dns(&super::logs::to_dev_null(data))).unwrap_or_default())
         .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
     let log_path = dir.path().join("envoy.log");
     let log = std::fs::File::create(&log_path).map_err(|e| format!("cannot create a log file: {e}"))?;
