@@ -103,3 +103,37 @@ fn a_launched_envoy_reaches_no_server_the_bootstrap_names() {
         "the launched Envoy connected to the endpoint its bootstrap names"
     );
 }
+
+/// The copy of bootstrap.yaml the grader's validation hands Envoy, with `type` and the
+/// endpoint's address set in the sample; and that validation's message.
+fn validated_copy(ty: &str, address: &str) -> (serde_json::Value, String) {
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "type: STRICT_DNS", &format!("type: {ty}"))
+        .edit("bootstrap.yaml", "address: istiod.istio-system.svc", &format!("address: {address}"));
+    // Envoy's view, kept by a wrapper that copies the file it is given.
+    let wrapper = Wrapper::with_body(
+        "case \"$*\" in *\"-c bootstrap.yaml\"*) cp bootstrap.yaml \"$LOG.bootstrap.yaml\";; esac\nexec \"$REAL\" \"$@\"",
+    );
+    let out = c.grade().arg("--no-live").command_with(Some(&wrapper)).output().unwrap();
+    let g: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let validates = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "bootstrap.validates").unwrap();
+    let copy = std::fs::read_to_string(wrapper.path.with_file_name("starts.bootstrap.yaml")).unwrap();
+    (serde_json::from_str(&copy).unwrap(), validates["message"].as_str().unwrap_or_default().to_string())
+}
+
+#[test]
+fn validation_sends_no_dns_query_for_a_cluster_type_given_as_a_number() {
+    // Envoy reads `type: 1` as STRICT_DNS and would look the name up: a probe a
+    // submission could use to learn when, and where, it is graded.
+    let address = "/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints/0/endpoint/address/socket_address/address";
+    for ty in ["1", "'1'", "strict_dns", "2"] {
+        let (copy, _) = validated_copy(ty, "leak-probe.example");
+        assert_eq!(copy.pointer(address).unwrap(), "127.0.0.1", "type: {ty}");
+    }
+    // Envoy reads these as STATIC, resolves nothing, and says the address is no IP.
+    for ty in ["0", "static", "'0'"] {
+        let (copy, message) = validated_copy(ty, "leak-probe.example");
+        assert_eq!(copy.pointer(address).unwrap(), "leak-probe.example", "type: {ty}");
+        assert!(message.contains("malformed IP address: leak-probe.example"), "type: {ty}: {message}");
+    }
+}
