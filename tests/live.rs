@@ -74,6 +74,7 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
     let m = g.message("node.live");
     assert!(m.contains(&format!("the Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
     assert!(m.contains("ledger-7c9d4f-x2k8p"), "{m}");
+    assert!(m.ends_with("stop it and start it again with the file"), "{m}");
     assert_eq!(g.code, Some(2));
 }
 
@@ -91,6 +92,24 @@ fn probe_mode_refuses_an_envoy_started_from_an_older_bootstrap() {
     let m = g.message("node.live");
     assert!(m.contains("runs your node but not your bootstrap.yaml as it is now"), "{m}");
     assert!(m.contains("cds_config initial_fetch_timeout, lds_config initial_fetch_timeout"), "{m}");
+    assert_eq!(g.code, Some(2));
+}
+
+#[test]
+fn probe_mode_refuses_an_envoy_started_before_the_metadata_changed() {
+    // The student changed MESH_ID in the file and in 06-node.json but kept the Envoy
+    // already running: it reports the old metadata, and node.live would blame the file.
+    let envoy = Running::start(&sample().join("bootstrap.yaml"));
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "MESH_ID: mesh-payments", "MESH_ID: mesh-payments-2");
+    }
+    c.edit("06-node.json", "\"mesh-payments\"", "\"mesh-payments-2\"");
+    let g = c.grade().param(&format!("admin={}", envoy.admin)).run();
+    assert_eq!(g.status("node.live"), "error");
+    let m = g.message("node.live");
+    assert!(m.contains("runs your node but not your bootstrap.yaml as it is now (they differ in node.metadata)"), "{m}");
+    assert!(m.contains("stop it and start it again with the file"), "{m}");
     assert_eq!(g.code, Some(2));
 }
 

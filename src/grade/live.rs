@@ -127,7 +127,7 @@ fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), 
     let id = crate::display::value_text(&view["node"]["id"]);
     // Another node id is another bootstrap; anything else, an older version of this one.
     Err(Unavailable::grader(if differ.contains(&"node") {
-        format!("the Envoy at {admin} is not running your {} (its node.id is {id})", artifact.name)
+        format!("the Envoy at {admin} is not running your {} (its node.id is {id}); stop it and start it again with the file", artifact.name)
     } else {
         format!(
             "the Envoy at {admin} runs your node but not your {} as it is now (they differ in {}); stop it and start it again with the file",
