@@ -134,16 +134,34 @@ fn free_port() -> u16 {
 
 #[test]
 fn nothing_listening_tells_how_to_start_envoy() {
-    let url = format!("http://127.0.0.1:{}", free_port());
-    let g = Grade::sample().param(&format!("admin={url}")).run();
+    // The lab's admin port, which the bootstrap sets, with nothing there.
+    let port = free_port();
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "port_value: 9982", &format!("port_value: {port}"));
+    let g = c.grade().param(&format!("admin_port={port}")).run();
     let m = g.message("ready.code_live");
     assert_eq!(g.status("ready.code_live"), "error");
     assert!(m.contains("connection refused"), "{m}");
     assert!(m.contains("Start Envoy as step 6 says (setsid --fork nohup envoy -c"), "{m}");
-    assert!(m.contains("--launch-envoy"), "{m}");
+    assert!(m.contains("--launch-envoy") && !m.contains("sets admin port"), "{m}");
     assert_eq!(g.code, Some(2));
-    let text = Grade::sample().param(&format!("admin={url}")).text().run();
+    let text = c.grade().param(&format!("admin_port={port}")).text().run();
     assert!(text.stdout.contains("ERROR  ready.code_live"));
+}
+
+#[test]
+fn a_bootstrap_with_another_admin_port_is_said_so() {
+    // Envoy's usual 9901 in the file, where the student's Envoy listens; the grader
+    // probes the lab's port (here a free one), where nothing does.
+    let lab_port = free_port();
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "port_value: 9982", "port_value: 9901");
+    let g = c.grade().param(&format!("admin_port={lab_port}")).run();
+    assert_eq!(g.status("node.live"), "error");
+    let m = g.message("node.live");
+    assert!(m.contains("connection refused"), "{m}");
+    let said = format!("Your bootstrap.yaml sets admin port 9901, but the grader probes port {lab_port}, the lab's admin port (see bootstrap.admin_port): set that port in the file, stop your Envoy, then start Envoy as step 6 says");
+    assert!(m.contains(&said), "{m}");
 }
 
 /// A fake admin port that accepts and then does `what` with each connection.

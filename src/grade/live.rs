@@ -69,7 +69,7 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
             eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
     let slot = admin::view(&recording)
-        .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))
+        .map_err(|e| Unavailable::grader(super::advice::advice(g.spec, &recording, dir, artifact, e)))
         .and_then(|view| same_bootstrap(&view, artifact, &recording.admin).map(|_| view));
     Some(Acquired { slot, described })
 }
@@ -99,18 +99,6 @@ fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
         Some(why) => Err(Unavailable::student(why)),
         None => Ok(rec),
     }
-}
-
-/// A probe that failed, said so the reader knows what to do next.
-fn advice(rec: &Recording, dir: &Path, bootstrap: &str, problem: String) -> String {
-    if rec.mode != "probe" {
-        return problem;
-    }
-    let sub = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    format!(
-        "{problem}. Start Envoy as step 6 says (setsid --fork nohup envoy -c {} --log-level warn > envoy.log 2>&1 </dev/null) and wait for the admin port; to grade without a running Envoy, use --launch-envoy",
-        sub.join(bootstrap).display()
-    )
 }
 
 /// The live Envoy must be running this submission's bootstrap as the file is now: an
