@@ -34,8 +34,9 @@ fn broken(from: &str, to: &str) -> Copy {
 /// short, and none of the grader's copy: by validation, and by a launch if `launched`
 /// (a launched Envoy's endpoints are the grader's, so a wrong port is not seen there).
 fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
+    // Protobuf puts one to three spaces between words, differently in every run.
     let text = c.read("04-validate.txt");
-    assert!(text.contains(reason) && text.ends_with("rc=1\n"), "{text}");
+    assert!(text.split_whitespace().collect::<Vec<_>>().join(" ").contains(reason) && text.ends_with("rc=1\n"), "{text}");
     let g = c.grade().arg("--no-live").run();
     for id in ["validate.output", "typo_txt.rejection"] {
         assert_eq!(g.status(id), "pass", "{id}: {}", g.message(id));
