@@ -74,6 +74,7 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
     let m = g.message("node.live");
     assert!(m.contains(&format!("the Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
     assert!(m.contains("ledger-7c9d4f-x2k8p"), "{m}");
+    assert!(m.ends_with("stop it and start it again with the file"), "{m}");
     assert_eq!(g.code, Some(2));
 }
 
@@ -91,6 +92,24 @@ fn probe_mode_refuses_an_envoy_started_from_an_older_bootstrap() {
     let m = g.message("node.live");
     assert!(m.contains("runs your node but not your bootstrap.yaml as it is now"), "{m}");
     assert!(m.contains("cds_config initial_fetch_timeout, lds_config initial_fetch_timeout"), "{m}");
+    assert_eq!(g.code, Some(2));
+}
+
+#[test]
+fn probe_mode_refuses_an_envoy_started_before_the_metadata_changed() {
+    // The student changed MESH_ID in the file and in 06-node.json but kept the Envoy
+    // already running: it reports the old metadata, and node.live would blame the file.
+    let envoy = Running::start(&sample().join("bootstrap.yaml"));
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "MESH_ID: mesh-payments", "MESH_ID: mesh-payments-2");
+    }
+    c.edit("06-node.json", "\"mesh-payments\"", "\"mesh-payments-2\"");
+    let g = c.grade().param(&format!("admin={}", envoy.admin)).run();
+    assert_eq!(g.status("node.live"), "error");
+    let m = g.message("node.live");
+    assert!(m.contains("runs your node but not your bootstrap.yaml as it is now (they differ in node.metadata)"), "{m}");
+    assert!(m.contains("stop it and start it again with the file"), "{m}");
     assert_eq!(g.code, Some(2));
 }
 
@@ -115,16 +134,34 @@ fn free_port() -> u16 {
 
 #[test]
 fn nothing_listening_tells_how_to_start_envoy() {
-    let url = format!("http://127.0.0.1:{}", free_port());
-    let g = Grade::sample().param(&format!("admin={url}")).run();
+    // The lab's admin port, which the bootstrap sets, with nothing there.
+    let port = free_port();
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "port_value: 9982", &format!("port_value: {port}"));
+    let g = c.grade().param(&format!("admin_port={port}")).run();
     let m = g.message("ready.code_live");
     assert_eq!(g.status("ready.code_live"), "error");
     assert!(m.contains("connection refused"), "{m}");
     assert!(m.contains("Start Envoy as step 6 says (setsid --fork nohup envoy -c"), "{m}");
-    assert!(m.contains("--launch-envoy"), "{m}");
+    assert!(m.contains("--launch-envoy") && !m.contains("sets admin port"), "{m}");
     assert_eq!(g.code, Some(2));
-    let text = Grade::sample().param(&format!("admin={url}")).text().run();
+    let text = c.grade().param(&format!("admin_port={port}")).text().run();
     assert!(text.stdout.contains("ERROR  ready.code_live"));
+}
+
+#[test]
+fn a_bootstrap_with_another_admin_port_is_said_so() {
+    // Envoy's usual 9901 in the file, where the student's Envoy listens; the grader
+    // probes the lab's port (here a free one), where nothing does.
+    let lab_port = free_port();
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "port_value: 9982", "port_value: 9901");
+    let g = c.grade().param(&format!("admin_port={lab_port}")).run();
+    assert_eq!(g.status("node.live"), "error");
+    let m = g.message("node.live");
+    assert!(m.contains("connection refused"), "{m}");
+    let said = format!("Your bootstrap.yaml sets admin port 9901, but the grader probes port {lab_port}, the lab's admin port (see bootstrap.admin_port): set that port in the file, stop your Envoy, then start Envoy as step 6 says");
+    assert!(m.contains(&said), "{m}");
 }
 
 /// A fake admin port that accepts and then does `what` with each connection.

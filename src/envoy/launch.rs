@@ -7,6 +7,7 @@
 //! Every cluster endpoint is pointed at a port that refuses connections: the lab's
 //! Envoy runs with no istiod, and a launched one must not fetch listeners or
 //! extensions from a server a submission names (the screen only sees the bootstrap).
+//! The admin's access logs go to /dev/null (`logs.rs`).
 
 use super::closed_port::ClosedPort;
 use super::process::{self, Guarded, PrivateDir};
@@ -44,14 +45,14 @@ impl Launched {
     pub fn exited_within(&mut self, limit: Duration) -> Option<String> {
         let status = self.child.wait_for(limit)?;
         let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        Some(format!("Envoy exited ({status}): {}", super::validate::last_message(&log)))
+        Some(format!("Envoy exited ({status}): {}", super::said::Said::from_log(&log, false).text()))
     }
 }
 
 pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String> {
     let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
     let upstream = ClosedPort::new().map_err(|e| format!("cannot hold a closed local port: {e}"))?;
-    std::fs::write(dir.path().join(name), serde_json::to_vec(&super::offline::isolated(data, upstream.port)).unwrap_or_default())
+    std::fs::write(dir.path().join(name), serde_json::to_vec(&super::offline::isolated(&super::logs::to_dev_null(data), upstream.port)).unwrap_or_default())
         .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
     let addr_file = dir.path().join("admin.address");
     let log_path = dir.path().join("envoy.log");
@@ -76,7 +77,7 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
         }
         if let Some(status) = child.exited() {
             let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let last = super::validate::last_message(&log);
+            let last = super::said::Said::from_log(&log, false).text();
             return Err(format!("Envoy exited ({status}) before its admin port opened: {last}"));
         }
         if start.elapsed() > START_TIMEOUT {

@@ -4,15 +4,15 @@
 
 use serde_json::{json, Map, Value};
 
-/// For `envoy --mode validate`: every DNS cluster's hosts become `127.0.0.1`, so
-/// validating never sends a DNS query for a name a submission chose (a way to learn
-/// when, and where, it is graded). Ports stay, and so do a STATIC cluster's addresses,
-/// where a malformed IP is a finding validation must still make.
+/// For `envoy --mode validate`: the hosts of every cluster but a STATIC one become
+/// `127.0.0.1`, so validating never sends a DNS query for a name a submission chose (a
+/// way to learn when, and where, it is graded). Ports stay, and so do a STATIC
+/// cluster's addresses, which Envoy never resolves: a malformed IP there is a finding
+/// validation must still make.
 pub fn without_dns(data: &Value) -> Value {
     let mut data = data.clone();
     for cluster in clusters(&mut data) {
-        let ty = cluster.get("type").and_then(Value::as_str).unwrap_or("").to_ascii_uppercase();
-        if ty == "STRICT_DNS" || ty == "LOGICAL_DNS" {
+        if !is_static(cluster.get("type").unwrap_or(&Value::Null)) {
             // Only addresses that are there: validation must see the file's structure.
             for e in lb_endpoints(cluster) {
                 let address = e.pointer_mut("/endpoint/address/socket_address/address");
@@ -23,6 +23,19 @@ pub fn without_dns(data: &Value) -> Value {
         }
     }
     data
+}
+
+/// Whether Envoy reads this `type` as STATIC, observed with Envoy 1.40: absent or null
+/// (the enum's default), the name in any ASCII case, or the number 0, also as a string
+/// (`"0"`, `" 00"`, `"-0"`). Everything else is treated as resolving names: `1`,
+/// `"strict_dns"`, and values Envoy refuses, which then lose nothing by the rewrite.
+fn is_static(ty: &Value) -> bool {
+    match ty {
+        Value::Null => true,
+        Value::Number(n) => n.as_i64() == Some(0),
+        Value::String(s) => s.eq_ignore_ascii_case("STATIC") || s.trim().parse::<i64>() == Ok(0),
+        _ => false,
+    }
 }
 
 /// For a launched Envoy: every endpoint at `127.0.0.1:port`, one given no address too
@@ -96,8 +109,22 @@ mod tests {
     #[test]
     fn validation_resolves_no_name_but_keeps_static_addresses() {
         let ep = |a: &str| json!([{"endpoint": {"address": {"socket_address": {"address": a, "port_value": 15012}}}}]);
-        let dns = without_dns(&cluster("strict_dns", ep("leak.example")));
-        assert_eq!(addresses(&dns), vec![json!({"address": "127.0.0.1", "port_value": 15012})]);
+        let typed = |ty: Value| {
+            let mut c = cluster("", ep("leak.example"));
+            c["static_resources"]["clusters"][0]["type"] = ty;
+            c
+        };
+        // Envoy resolves names for each of these (or refuses the type): none is kept.
+        for ty in [json!("strict_dns"), json!("LOGICAL_DNS"), json!(1), json!("1"), json!(2), json!("EDS"), json!("x"), json!(0.5), json!(true)] {
+            assert_eq!(addresses(&without_dns(&typed(ty.clone()))), vec![json!({"address": "127.0.0.1", "port_value": 15012})], "{ty}");
+        }
+        // Envoy reads each of these as STATIC and resolves nothing.
+        for ty in [json!("STATIC"), json!("static"), json!(0), json!("0"), json!(" 00"), json!("-0"), Value::Null] {
+            assert_eq!(without_dns(&typed(ty.clone())), typed(ty.clone()), "{ty}");
+        }
+        let mut absent = typed(Value::Null);
+        absent["static_resources"]["clusters"][0].as_object_mut().unwrap().remove("type");
+        assert_eq!(without_dns(&absent), absent);
         let fixed = cluster("STATIC", ep("300.1.1.1"));
         assert_eq!(without_dns(&fixed), fixed);
         // An endpoint with no address is validated as it is, not given one.

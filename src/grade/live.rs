@@ -69,7 +69,7 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
             eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
     let slot = admin::view(&recording)
-        .map_err(|e| Unavailable::grader(advice(&recording, dir, bootstrap, e)))
+        .map_err(|e| Unavailable::grader(super::advice::advice(g.spec, &recording, dir, artifact, e)))
         .and_then(|view| same_bootstrap(&view, artifact, &recording.admin).map(|_| view));
     Some(Acquired { slot, described })
 }
@@ -101,18 +101,6 @@ fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
     }
 }
 
-/// A probe that failed, said so the reader knows what to do next.
-fn advice(rec: &Recording, dir: &Path, bootstrap: &str, problem: String) -> String {
-    if rec.mode != "probe" {
-        return problem;
-    }
-    let sub = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    format!(
-        "{problem}. Start Envoy as step 6 says (setsid --fork nohup envoy -c {} --log-level warn > envoy.log 2>&1 </dev/null) and wait for the admin port; to grade without a running Envoy, use --launch-envoy",
-        sub.join(bootstrap).display()
-    )
-}
-
 /// The live Envoy must be running this submission's bootstrap as the file is now: an
 /// Envoy started from an older version would answer for that one (an earlier
 /// bootstrap without `initial_fetch_timeout` turns Ready, which this lab's never does).
@@ -127,7 +115,7 @@ fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), 
     let id = crate::display::value_text(&view["node"]["id"]);
     // Another node id is another bootstrap; anything else, an older version of this one.
     Err(Unavailable::grader(if differ.contains(&"node") {
-        format!("the Envoy at {admin} is not running your {} (its node.id is {id})", artifact.name)
+        format!("the Envoy at {admin} is not running your {} (its node.id is {id}); stop it and start it again with the file", artifact.name)
     } else {
         format!(
             "the Envoy at {admin} runs your node but not your {} as it is now (they differ in {}); stop it and start it again with the file",

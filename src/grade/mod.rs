@@ -1,6 +1,7 @@
 //! Grading one submission: read its files, run Envoy where the spec asks, derive the
 //! expected values, then decide every check.
 
+mod advice;
 pub mod artifacts;
 mod live;
 mod same_bootstrap;

@@ -1,16 +1,44 @@
 //! Is a running Envoy running this bootstrap, as the file is now? Compared on what the
-//! live checks depend on: the node's id and cluster, where ADS goes, how long CDS and
-//! LDS wait, and the static clusters. Not compared: endpoints and the admin address (a
-//! launched Envoy gets its own), and node metadata, which Envoy reads from YAML by other
-//! rules than the grader (`yes` is a boolean to it, `010` is 8).
+//! live checks depend on: the node's id, cluster and metadata, where ADS goes, how long
+//! CDS and LDS wait, and the static clusters. Not compared: endpoints and the admin
+//! address (a launched Envoy gets its own).
 
 use crate::check::compare::equal;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// The places where `running` (from /config_dump) and `file` differ, by name.
 pub fn differences(running: &Value, file: &Value) -> Vec<&'static str> {
     let (a, b) = (essentials(running), essentials(file));
-    ESSENTIALS.iter().filter(|(key, _)| !equal(&a[key], &b[key])).map(|(_, said)| *said).collect()
+    let mut differ: Vec<&str> = ESSENTIALS.iter().filter(|(key, _)| !equal(&a[key], &b[key])).map(|(_, said)| *said).collect();
+    if !same_metadata(&running["node"]["metadata"], &file["node"]["metadata"]) {
+        differ.push("node.metadata");
+    }
+    differ
+}
+
+/// The same keys, and the same text where both have text. Envoy reads YAML scalars by
+/// other rules than the grader: `yes` is a boolean to it, `010` is 8 and `1.50` the
+/// text "1.50" (seen in /config_dump of Envoy 1.40), so a value that is not text on
+/// both sides is not compared. Istio's metadata is text.
+fn same_metadata(running: &Value, file: &Value) -> bool {
+    let empty = Map::new();
+    // Metadata that is not a map is not what Envoy runs anyway: nothing to compare.
+    let (Some(running), Some(file)) = (fields(running, &empty), fields(file, &empty)) else { return true };
+    running.len() == file.len()
+        && file.iter().all(|(k, f)| match (running.get(k), f) {
+            (None, _) => false,
+            (Some(Value::String(r)), Value::String(f)) => r == f,
+            (Some(_), _) => true,
+        })
+}
+
+/// A metadata map; none is an empty one.
+fn fields<'a>(v: &'a Value, empty: &'a Map<String, Value>) -> Option<&'a Map<String, Value>> {
+    match v {
+        Value::Object(m) => Some(m),
+        Value::Null => Some(empty),
+        _ => None,
+    }
 }
 
 const ESSENTIALS: &[(&str, &str)] = &[
@@ -83,6 +111,23 @@ mod tests {
         dumped["node"]["metadata"]["X"] = json!(true);
         assert!(differences(&dumped, &boot("xds-grpc", json!({"seconds": 0}))).is_empty());
         assert!(differences(&dumped, &boot("xds-grpc", json!("0.000s"))).is_empty());
+    }
+
+    #[test]
+    fn metadata_text_is_compared() {
+        let running = boot("xds-grpc", json!("0s"));
+        let mut file = boot("xds-grpc", json!("0s"));
+        file["node"]["metadata"]["X"] = json!("2");
+        assert_eq!(differences(&running, &file), vec!["node.metadata"]);
+        file["node"]["metadata"] = json!({"X": "1", "Y": "1"});
+        assert_eq!(differences(&running, &file), vec!["node.metadata"]);
+        file["node"]["metadata"] = Value::Null;
+        assert_eq!(differences(&running, &file), vec!["node.metadata"]);
+        // What Envoy read otherwise than the grader is not compared: `N: 010` is 8 to it.
+        let mut dumped = boot("xds-grpc", json!("0s"));
+        dumped["node"]["metadata"] = json!({"X": "1", "N": 8, "B": true});
+        file["node"]["metadata"] = json!({"X": "1", "N": 10, "B": "yes"});
+        assert!(differences(&dumped, &file).is_empty());
     }
 
     #[test]

@@ -1,0 +1,263 @@
+//! What Envoy said about a bootstrap, taken from its log: the verdict line, without
+//! Envoy's echo of the configuration it was given.
+//!
+//! The grader runs Envoy on its own copy of the file (JSON, addresses rewritten), and
+//! Envoy often repeats that copy in its error: as a protobuf dump after a
+//! `goo.gle/debug…` marker, or as JSON after `Unable to parse JSON as proto (…):`.
+//! That echo is not the student's file (it holds a closed port the student never
+//! wrote), it is long, and its form changes from run to run, as do the parse position
+//! (`near 1:940 (offset 939)`, an offset into Envoy's own JSON with its keys in hash
+//! order) and the number of spaces protobuf puts between words. So the message shown
+//! leaves those out, and the pattern derived from it, which must match what the
+//! student's own run printed, skips over them.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Envoy's words, with the places it echoed the grader's copy marked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    Words(String),
+    /// A dump of the configuration; said by nothing, matched by anything.
+    Echo,
+    /// `near L:C (offset N)`, a place in Envoy's own JSON.
+    Position,
+}
+
+/// Protobuf's marker before a dump: `goo.gle/debugstr`, `…/debugonly`, `…/debugproto`.
+static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"goo\.gle/debug[a-z]*").expect("valid"));
+/// A line of protobuf's text format: `field: value`, `field {`, `[type] {`, `}`, blank.
+static DUMP_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:\}|[A-Za-z_][A-Za-z0-9_]*\s*(?::(?:\s.*)?|\{)|\[[^\]]*\]\s*\{)?\s*$").expect("valid")
+});
+static POSITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r",?\s*\bnear\s+\d+:\d+\s+\(offset\s+\d+\)").expect("valid"));
+/// What [`Part::Position`] matches in a student's file: the same, or nothing.
+const POSITION_PATTERN: &str = r"(?:,?\s*near\s+\d+:\d+\s+\(offset\s+\d+\))?";
+
+impl Said {
+    /// Envoy's verdict in `log`. When it `accepted` the file, its last line (`configuration
+    /// 'x' OK`); otherwise the first `critical` record from the end (an `error` one if
+    /// there is none), with the lines that continue it.
+    pub fn from_log(log: &str, accepted: bool) -> Said {
+        let lines: Vec<&str> = log.lines().collect();
+        let at_level = |level: &str| lines.iter().rposition(|l| prefix(l).0.get(2) == Some(&level));
+        let start = if accepted { None } else { at_level("critical").or_else(|| at_level("error")) };
+        let record = match start {
+            Some(i) => {
+                let rest = lines[i + 1..].iter().take_while(|l| prefix(l).0.len() < 4);
+                std::iter::once(prefix(lines[i]).1).chain(rest.copied()).collect::<Vec<_>>().join("\n")
+            }
+            None => prefix(lines.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty()).unwrap_or("")).1.to_string(),
+        };
+        Said { parts: parts(unwrapped(&record)) }
+    }
+
+    /// The words, spaced once, with the echo and parse position left out.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            let Part::Words(w) = part else { continue };
+            let w = w.split_whitespace().collect::<Vec<_>>().join(" ");
+            // `configuration 'x': <echo>: Proto constraint…` reads as one colon.
+            let w = if out.ends_with(':') { w.trim_start_matches(':').trim_start() } else { &w };
+            if !out.is_empty() && !w.is_empty() && !w.starts_with([':', ';', ',', '.', ')']) {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+        out.trim_end_matches([':', ' ']).to_string()
+    }
+
+    /// A regex for these words in the student's own output: any run of spaces, the file
+    /// under any path (`'/root/x/bootstrap.yaml'`), anything where Envoy echoed the
+    /// configuration, and the parse position or none.
+    pub fn pattern(&self, file: &str) -> String {
+        let mut out = Vec::new();
+        let said = |p: &Part| matches!(p, Part::Words(w) if !w.trim().is_empty());
+        let first = self.parts.iter().position(said);
+        let last = self.parts.iter().rposition(said);
+        for (i, part) in self.parts.iter().enumerate() {
+            match part {
+                Part::Words(w) => {
+                    let w = w.trim();
+                    let w = if Some(i) == last { w.trim_end_matches([':', ' ']) } else { w };
+                    if !w.is_empty() {
+                        out.push(words_pattern(w, file));
+                    }
+                }
+                // Only between words: an echo before or after them adds nothing to match.
+                Part::Echo if first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l) => out.push(r"[\s\S]*?".into()),
+                Part::Echo => {}
+                Part::Position => out.push(POSITION_PATTERN.into()),
+            }
+        }
+        out.join(r"\s*")
+    }
+}
+
+/// `[time][thread][level][logger] [source:line] message`: the bracketed fields and the
+/// message after them.
+fn prefix(line: &str) -> (Vec<&str>, &str) {
+    let mut fields = Vec::new();
+    let mut rest = line.trim();
+    while let Some(stripped) = rest.strip_prefix('[') {
+        let Some(end) = stripped.find(']') else { break };
+        fields.push(&stripped[..end]);
+        rest = stripped[end + 1..].trim_start();
+    }
+    (fields, rest)
+}
+
+/// A launched Envoy says ``error `WHY` initializing config '…'``, then WHY again.
+fn unwrapped(record: &str) -> &str {
+    let inner = record.strip_prefix("error `").and_then(|r| Some(&r[..r.find("` initializing config '")?]));
+    inner.unwrap_or(record)
+}
+
+/// Words, echoes and positions, in order.
+fn parts(text: &str) -> Vec<Part> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(m) = MARKER.find(rest) {
+        words(&rest[..m.start()], &mut out);
+        out.push(Part::Echo);
+        // The dump: the rest of the marker's line, then every line of text format.
+        let after = &rest[m.end()..];
+        let mut end = after.find('\n').map_or(after.len(), |n| n + 1);
+        for line in after[end..].split_inclusive('\n') {
+            if !DUMP_LINE.is_match(line.trim_end_matches('\n')) {
+                break;
+            }
+            end += line.len();
+        }
+        rest = &after[end..];
+    }
+    words(rest, &mut out);
+    out
+}
+
+/// Text with no dump marker: a JSON echo (`: {…}` to the end of its line) is cut out,
+/// and parse positions are marked.
+fn words(text: &str, out: &mut Vec<Part>) {
+    let mut rest = text;
+    while let Some((before, after)) = json_echo(rest) {
+        positions(before, out);
+        out.push(Part::Echo);
+        rest = after;
+    }
+    positions(rest, out);
+}
+
+/// The text before a `: {…}` that runs to the end of its line and is JSON, and after it.
+fn json_echo(text: &str) -> Option<(&str, &str)> {
+    text.match_indices(':').find_map(|(i, _)| {
+        let line_end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+        let echoed = text[i + 1..line_end].trim();
+        let json = echoed.starts_with(['{', '[']) && serde_json::from_str::<serde_json::Value>(echoed).is_ok();
+        json.then(|| (&text[..=i], &text[line_end..]))
+    })
+}
+
+fn positions(text: &str, out: &mut Vec<Part>) {
+    let mut last = 0;
+    for m in POSITION.find_iter(text) {
+        out.push(Part::Words(text[last..m.start()].to_string()));
+        out.push(Part::Position);
+        last = m.end();
+    }
+    out.push(Part::Words(text[last..].to_string()));
+}
+
+/// The words as a regex: each run of spaces any run of spaces, `'FILE'` under any path.
+fn words_pattern(words: &str, file: &str) -> String {
+    let quoted = format!("'{file}'");
+    let mut out = String::new();
+    let mut rest = words;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with(&quoted) {
+            out.push_str(&format!("'(?:[^'\\n]*/)?{}'", regex::escape(file)));
+            rest = &rest[quoted.len()..];
+        } else if c.is_whitespace() {
+            out.push_str(r"\s+");
+            rest = rest.trim_start();
+        } else {
+            out.push_str(&regex::escape(&c.to_string()));
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Real Envoy 1.40 logs (tests/fixtures/envoy-logs): the grader's validation, and a
+    /// launch of the same file.
+    fn log(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/envoy-logs/{name}.log", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    fn said(name: &str) -> String {
+        Said::from_log(&log(name), false).text()
+    }
+
+    #[test]
+    fn a_verdict_loses_its_log_prefix() {
+        let out = "[2026-11-29 21:28:27.278][8158][info][config] [source/server/configuration_impl.cc:138] loading 1 cluster(s)\n[2026-11-29 21:28:27.279][8158][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'\n";
+        assert_eq!(Said::from_log(out, false).text(), "error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'");
+        assert_eq!(Said::from_log("x\nconfiguration 'bootstrap.yaml' OK\n\n", true).text(), "configuration 'bootstrap.yaml' OK");
+    }
+
+    #[test]
+    fn the_critical_line_is_taken_not_the_dump_after_it() {
+        let want = "error initializing configuration 'bootstrap.yaml': envoy.config.core.v3.ApiConfigSource, if not a gRPC type, must not have a gRPC service specified";
+        assert_eq!(said("rest.validate"), want);
+        assert_eq!(said("rest.launch"), &want["error initializing configuration 'bootstrap.yaml': ".len()..]);
+    }
+
+    #[test]
+    fn a_json_echo_and_its_position_are_left_out() {
+        let want = "Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ dynamic_resources.cds_config.initial_fetch_timeout: message google.protobuf.Duration: unexpected character: '0'; expected '\"')";
+        assert_eq!(said("duration.validate"), format!("error initializing configuration 'bootstrap.yaml': {want}"));
+        assert_eq!(said("duration.launch"), want);
+    }
+
+    #[test]
+    fn the_reason_after_a_dump_is_kept() {
+        for name in ["port.validate", "port.launch"] {
+            let s = said(name);
+            assert!(s.ends_with("SocketAddressValidationError.PortValue: value must be less than or equal to 65535)"), "{name}: {s}");
+            assert!(!s.contains("sidecar~") && !s.contains("127.0.0.1") && !s.contains(": :"), "{name}: {s}");
+        }
+        assert_eq!(said("negative.validate"), "error initializing configuration 'bootstrap.yaml': Invalid duration: Expected positive duration");
+        assert_eq!(said("negative.launch"), "Invalid duration: Expected positive duration");
+    }
+
+    /// The student's own run of the same file: other spacing, key order and positions.
+    #[test]
+    fn the_pattern_matches_another_run_of_envoy() {
+        let student = "[2026-11-30 07:31:28.891][8141][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration '/root/ist2-boot/bootstrap.yaml': Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in  envoy.config.bootstrap.v3.Bootstrap @ dynamic_resources.cds_config.initial_fetch_timeout:  message google.protobuf.Duration, near   1:987 (offset 986):   unexpected character: '0'; expected  '\"'): {\"node\":{\"id\":\"x\"}}\nrc=1\n";
+        let p = Regex::new(&Said::from_log(&log("duration.validate"), false).pattern("bootstrap.yaml")).unwrap();
+        assert!(p.is_match(student), "{p}");
+        assert!(!p.is_match(&student.replace("cds_config", "lds_config")));
+        let rest = Regex::new(&Said::from_log(&log("rest.validate"), false).pattern("bootstrap.yaml")).unwrap();
+        assert!(rest.is_match(&log("rest.validate")));
+        let port = Regex::new(&Said::from_log(&log("port.validate"), false).pattern("bootstrap.yaml")).unwrap();
+        assert!(port.is_match(&log("port.validate").replace("127.0.0.1", "istiod.istio-system.svc")));
+        assert!(!port.is_match(&log("port.validate").replace("65535", "1")));
+    }
+
+    #[test]
+    fn the_pattern_accepts_any_directory() {
+        let p = Regex::new(&Said::from_log("configuration 'bootstrap.yaml' OK", true).pattern("bootstrap.yaml")).unwrap();
+        assert!(p.is_match("configuration '/root/ist2-boot/bootstrap.yaml' OK"));
+        assert!(p.is_match("configuration 'bootstrap.yaml' OK"));
+        assert!(!p.is_match("configuration 'other.yaml' OK"));
+    }
+}

@@ -1,0 +1,100 @@
+//! Envoy's own words: a rejection is shown by its reason (not the configuration Envoy
+//! echoes after it, which is the grader's copy), and a student who saved their own run
+//! of Envoy, as the lab says, has saved what the grader looks for.
+
+mod common;
+use common::*;
+
+/// What the lab asks: `envoy --mode validate -c FILE > OUT 2>&1; echo rc=$? >> OUT`,
+/// run with the real Envoy on the student's own file, in the submission's directory.
+fn student_validates(c: &Copy, file: &str, out: &str) {
+    let script = format!("\"$ENVOY\" --mode validate -c {file} > {out} 2>&1; echo rc=$? >> {out}");
+    let status = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("ENVOY", envoy())
+        .current_dir(c.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// The sample with `from` changed to `to` in both bootstraps, and 04-validate.txt and
+/// 05-typo.txt made again by running Envoy on them.
+fn broken(from: &str, to: &str) -> Copy {
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, from, to);
+    }
+    student_validates(&c, "bootstrap.yaml", "04-validate.txt");
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    c
+}
+
+/// The student's file holds the grader's finding; what is shown is Envoy's reason,
+/// short, and none of the grader's copy: by validation, and by a launch if `launched`
+/// (a launched Envoy's endpoints are the grader's, so a wrong port is not seen there).
+fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
+    // Protobuf puts one to three spaces between words, differently in every run.
+    let text = c.read("04-validate.txt");
+    assert!(text.split_whitespace().collect::<Vec<_>>().join(" ").contains(reason) && text.ends_with("rc=1\n"), "{text}");
+    let g = c.grade().arg("--no-live").run();
+    for id in ["validate.output", "typo_txt.rejection"] {
+        assert_eq!(g.status(id), "pass", "{id}: {}", g.message(id));
+    }
+    assert_eq!(g.status("bootstrap.validates"), "fail");
+    let m = g.message("bootstrap.validates");
+    assert!(m.starts_with("Envoy rejects this file: error initializing configuration 'bootstrap.yaml': "), "{m}");
+    assert!(m.contains(reason), "{m}");
+    assert_copy_left_out(&m);
+    if !launched {
+        return;
+    }
+    let g = c.grade().launch().run();
+    let m = g.message("node.live");
+    assert!(m.contains("Envoy exited") && m.contains(reason), "{m}");
+    assert_copy_left_out(&m);
+}
+
+/// Nothing of the grader's copy: no JSON or protobuf dump, no rewritten address, no
+/// position in Envoy's own JSON; and the message whole.
+fn assert_copy_left_out(m: &str) {
+    for copy in ["{", "127.0.0.1", "sidecar~", "near 1:", "goo.gle", "transport_api_version"] {
+        assert!(!m.contains(copy), "{copy:?} in {m}");
+    }
+    // Whole: the report cuts a message past 1,000 characters, as the echo made it.
+    assert!(!m.contains("more characters)"), "{m}");
+}
+
+#[test]
+fn the_sample_typo_saved_by_envoy_itself_passes() {
+    let c = Copy::sample();
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    assert_ne!(c.read("05-typo.txt"), std::fs::read_to_string(sample().join("05-typo.txt")).unwrap());
+    c.grade().launch().run().assert_full_marks();
+}
+
+#[test]
+fn a_duration_written_as_a_bare_number() {
+    let c = broken("initial_fetch_timeout: 0s\n    resource_api_version: V3\n  lds_config", "initial_fetch_timeout: 0\n    resource_api_version: V3\n  lds_config");
+    assert_said_well(&c, "@ dynamic_resources.cds_config.initial_fetch_timeout", true);
+}
+
+#[test]
+fn ads_over_rest_with_a_grpc_service() {
+    // Envoy prints the ApiConfigSource after its reason: the last line is part of it.
+    let c = broken("api_type: GRPC", "api_type: REST");
+    assert_said_well(&c, "if not a gRPC type, must not have a gRPC service specified", true);
+}
+
+#[test]
+fn a_port_out_of_range_is_said_after_the_dump() {
+    // Envoy dumps the whole bootstrap first, then says why.
+    let c = broken("port_value: 15012", "port_value: 99999");
+    assert_said_well(&c, "PortValue: value must be less than or equal to 65535", false);
+}
+
+#[test]
+fn a_negative_timeout_is_said_without_its_dump() {
+    let c = broken("connect_timeout: 1s", "connect_timeout: -1s");
+    assert_said_well(&c, "Invalid duration: Expected positive duration", true);
+}
