@@ -336,3 +336,45 @@ fn a_recording_regrades_without_envoy() {
     let g = Grade::sample().no_envoy().args(&["--replay", rec.to_str().unwrap()]).run();
     assert_eq!(g.status("ready.body_live"), "fail");
 }
+
+/// A real Envoy with no control plane now and then reads connected_state 1 for an
+/// instant. Replayed from a real probe, with that blip on the first stats read: the
+/// grade takes the steady value.
+#[test]
+fn a_blip_of_connected_state_is_read_past() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let rec_dir = tempfile::tempdir().unwrap();
+    let rec = rec_dir.path().join("probe.json");
+    Grade::sample().launch().args(&["--save-probe", rec.to_str().unwrap()]).run().assert_full_marks();
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let answers: Vec<(String, u64, String)> = saved["exchanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["path"].as_str().unwrap().to_string(), e["status"].as_u64().unwrap(), e["body"].as_str().unwrap().to_string()))
+        .collect();
+    let stats_reads = Arc::new(AtomicUsize::new(0));
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let reads = stats_reads.clone();
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let request = String::from_utf8_lossy(&buf[..n]).to_string();
+            let path = request.split_whitespace().nth(1).unwrap_or("").to_string();
+            let Some((_, status, body)) = answers.iter().find(|(p, _, _)| *p == path) else { continue };
+            let mut body = body.clone();
+            if path.starts_with("/stats") && reads.fetch_add(1, Ordering::SeqCst) == 0 {
+                body = body.replace("connected_state: 0", "connected_state: 1");
+            }
+            let head = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+            let _ = s.write_all(head.as_bytes());
+            let _ = s.write_all(body.as_bytes());
+        }
+    });
+    let g = Grade::sample().param(&format!("admin={url}")).run();
+    assert_eq!(g.status("ready.state_live"), "pass", "{}", g.message("ready.state_live"));
+    assert_eq!(stats_reads.load(Ordering::SeqCst), 2, "the blip was read past, not missed");
+}
