@@ -22,6 +22,8 @@ pub enum FileProblem {
     TooLarge { size: u64, cap: u64 },
     Empty,
     NotUtf8 { offset: usize },
+    /// UTF-16 with its byte-order mark: what some editors save as "Unicode".
+    Utf16,
     Unreadable(String),
 }
 
@@ -35,7 +37,10 @@ impl fmt::Display for FileProblem {
                 write!(f, "is too large ({size} bytes; the limit is {})", human_bytes(*cap))
             }
             FileProblem::Empty => write!(f, "is empty"),
-            FileProblem::NotUtf8 { offset } => write!(f, "is not UTF-8 text (bad byte at offset {offset})"),
+            FileProblem::NotUtf8 { offset } => {
+                write!(f, "is not UTF-8 text (bad byte at offset {offset}); save it as UTF-8 (an editor's encoding setting, or iconv -t UTF-8)")
+            }
+            FileProblem::Utf16 => write!(f, "is UTF-16 text; save it as UTF-8 (an editor's encoding setting, or iconv -f UTF-16 -t UTF-8)"),
             FileProblem::Unreadable(e) => write!(f, "cannot be read: {e}"),
         }
     }
@@ -61,6 +66,9 @@ pub fn read_lab(path: &Path) -> Result<String, FileProblem> {
 
 fn read_text(path: &Path, follow: bool, cap: u64) -> Result<String, FileProblem> {
     let bytes = read_bytes(path, follow, cap)?;
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return Err(FileProblem::Utf16);
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").map(<[u8]>::to_vec).unwrap_or(bytes);
     String::from_utf8(bytes).map_err(|e| FileProblem::NotUtf8 { offset: e.utf8_error().valid_up_to() })
 }
@@ -156,6 +164,9 @@ mod tests {
         assert_eq!(read_submission(dir.path(), "nope"), Err(FileProblem::Missing));
         std::fs::write(dir.path().join("bin"), b"ok\xff\xfe").unwrap();
         assert_eq!(read_submission(dir.path(), "bin"), Err(FileProblem::NotUtf8 { offset: 2 }));
+        std::fs::write(dir.path().join("u16"), b"\xFF\xFEa\x00=\x001\x00").unwrap();
+        assert_eq!(read_submission(dir.path(), "u16"), Err(FileProblem::Utf16));
+        assert!(FileProblem::Utf16.to_string().contains("save it as UTF-8"));
         std::fs::write(dir.path().join("blank"), b" \n\r\n").unwrap();
         assert_eq!(read_submission(dir.path(), "blank"), Err(FileProblem::Empty));
         std::fs::write(dir.path().join("bom"), b"\xEF\xBB\xBFa=1").unwrap();
