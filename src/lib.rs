@@ -12,6 +12,7 @@ pub mod batch;
 pub mod check;
 pub mod class;
 pub mod cli;
+pub mod compare;
 pub mod derive;
 pub mod display;
 pub mod envoy;

@@ -1,7 +1,6 @@
 //! Checks: one verdict per check of the spec, from the artifact it names and the
 //! values the grader derived. One file per kind of check.
 
-pub mod compare;
 mod envoy_validate;
 mod exists;
 mod json;
