@@ -23,5 +23,6 @@ pub mod jq;
 pub mod parallel;
 pub mod report;
 pub mod result;
+pub mod source;
 pub mod spec;
 pub mod timings;

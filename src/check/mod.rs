@@ -14,8 +14,8 @@ mod text;
 
 use crate::derive::{Blame, Env, Slot, Unavailable};
 use crate::display::{safe, safe_max, value_text};
-use crate::grade::artifacts::Artifact;
 use crate::result::{CheckResult, Status};
+use crate::source::artifacts::Artifact;
 use crate::spec::{Check, CheckKind};
 use serde_json::Value;
 

@@ -1,10 +1,10 @@
 //! The live part of grading: what a running Envoy shows, from a probe of the student's
 //! own Envoy, an Envoy the grader launches, or a recording.
 
-use super::artifacts::Artifact;
 use super::Grader;
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{admin, launch, recording::Recording};
+use crate::source::artifacts::Artifact;
 use crate::spec::SourceKind;
 use serde_json::Value;
 use std::collections::HashMap;

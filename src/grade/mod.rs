@@ -2,7 +2,6 @@
 //! expected values, then decide every check.
 
 mod advice;
-pub mod artifacts;
 mod live;
 mod same_bootstrap;
 pub mod params;
@@ -12,8 +11,8 @@ use crate::derive::{Env, Slot, Unavailable};
 use crate::envoy::{screen, validate};
 use crate::input::file::read_lab;
 use crate::result::{StepScore, SubmissionResult};
+use crate::source::artifacts::Artifact;
 use crate::spec::{CheckKind, Format, SourceKind, Spec};
-use artifacts::Artifact;
 pub use live::Live;
 use params::Params;
 use serde_json::Value;
