@@ -4,7 +4,6 @@
 mod advice;
 mod live;
 mod same_bootstrap;
-pub mod params;
 
 use crate::check::{self, Cx};
 use crate::derive::{Env, Slot, Unavailable};
@@ -12,9 +11,9 @@ use crate::envoy::{screen, validate};
 use crate::input::file::read_lab;
 use crate::result::{StepScore, SubmissionResult};
 use crate::source::artifacts::Artifact;
+use crate::source::params::Params;
 use crate::spec::{CheckKind, Format, SourceKind, Spec};
 pub use live::Live;
-use params::Params;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

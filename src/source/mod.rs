@@ -1,6 +1,9 @@
 //! Sources: where the value of each of the spec's jq variables comes from.
 //!
-//! Each `source` of a spec is read from one place: a file of the submission
-//! (`artifacts.rs`). A value that cannot be had carries why, and who is to blame.
+//! The spec's params are variables too, given to the run (`params.rs`); they also name
+//! the lab files and the admin URL that sources read. Each `source` of a spec is read
+//! from one place: a file of the submission (`artifacts.rs`). A value that cannot be
+//! had carries why, and who is to blame.
 
 pub mod artifacts;
+pub mod params;
