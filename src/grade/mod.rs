@@ -8,11 +8,11 @@ mod same_bootstrap;
 use crate::check::{self, Cx};
 use crate::derive::{Env, Slot, Unavailable};
 use crate::envoy::{screen, validate};
-use crate::input::file::read_lab;
 use crate::result::{StepScore, SubmissionResult};
 use crate::source::artifacts::Artifact;
+use crate::source::lab;
 use crate::source::params::Params;
-use crate::spec::{CheckKind, Format, SourceKind, Spec};
+use crate::spec::{CheckKind, SourceKind, Spec};
 pub use live::Live;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -50,17 +50,7 @@ impl<'s> Grader<'s> {
             crate::envoy::binary::locate(opts.envoy.as_deref())
         };
         let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
-        let lab = spec
-            .sources
-            .iter()
-            .filter_map(|s| match &s.kind {
-                SourceKind::Lab { param, format } => {
-                    let slot = lab_source(spec, &params, *param, *format);
-                    Some((s.name.clone(), slot.map(|v| crate::jq::convert::to_jaq(&v))))
-                }
-                _ => None,
-            })
-            .collect();
+        let lab = lab::read_all(spec, &params);
         Grader { spec, params, lab, envoy, cache, opts }
     }
 
@@ -228,38 +218,4 @@ impl<'s> Grader<'s> {
         })?;
         Ok(data.clone())
     }
-}
-
-/// Read and parse a lab file named by a param.
-fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
-    let p = &spec.params[param];
-    let value = &params.values[param];
-    let Some(path) = value.value.as_deref() else {
-        return Err(if p.optional {
-            Unavailable::skip(format!("no {} was given (--param {}=FILE)", p.name, p.name))
-        } else {
-            Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
-        });
-    };
-    let shown = crate::display::path(Path::new(path));
-    let text = match read_lab(Path::new(path)) {
-        Ok(t) => t,
-        Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
-            return Err(Unavailable::skip(format!(
-                "the lab file `{}` ({shown}) is not there; checks that need it are skipped (give --param {}=FILE)",
-                p.name, p.name
-            )));
-        }
-        Err(problem) => {
-            return Err(Unavailable::grader(format!("the lab file `{}` ({shown}) {problem}", p.name)));
-        }
-    };
-    let parsed = match format {
-        Format::Yaml => crate::input::yaml::parse_doc(&text),
-        Format::YamlStream => crate::input::yaml::parse_stream(&text).map(Value::Array),
-        Format::Json => crate::input::json::parse(&text),
-        Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
-        Format::Text => Ok(Value::String(text)),
-    };
-    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({shown}) does not parse: {e}", p.name)))
 }
