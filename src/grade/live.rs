@@ -1,10 +1,10 @@
 //! The live part of grading: what a running Envoy shows, from a probe of the student's
 //! own Envoy, an Envoy the grader launches, or a recording.
 
-use super::Grader;
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{admin, launch, recording::Recording};
 use crate::source::artifacts::Artifact;
+use crate::source::Sources;
 use crate::spec::SourceKind;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ pub struct Acquired {
 }
 
 /// The live view the spec's `envoy_admin` source asks for (if it asks).
-pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
+pub fn acquire(g: &Sources, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
     let (bootstrap, admin_param) = g.spec.sources.iter().find_map(|s| match &s.kind {
         SourceKind::EnvoyAdmin { bootstrap, admin } => Some((bootstrap.as_str(), *admin)),
         _ => None,
@@ -82,7 +82,7 @@ fn failed(u: Unavailable, described: String) -> Acquired {
     Acquired { slot: Err(u), described }
 }
 
-fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
+fn launched(g: &Sources, artifact: &Artifact) -> Result<Recording, Unavailable> {
     let data = g.envoy_input(artifact)?;
     let envoy = g.envoy_path()?;
     let mut running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {

@@ -7,62 +7,30 @@ mod same_bootstrap;
 
 use crate::check::{self, Cx};
 use crate::derive::{Env, Slot, Unavailable};
-use crate::envoy::{screen, validate};
 use crate::result::{StepScore, SubmissionResult};
 use crate::source::artifacts::Artifact;
-use crate::source::lab;
 use crate::source::params::Params;
+use crate::source::{Options, Sources};
 use crate::spec::{CheckKind, SourceKind, Spec};
 pub use live::Live;
-use serde_json::Value;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// How this run treats Envoy.
-pub struct Options {
-    /// Never run Envoy nor look at one: those checks are skipped.
-    pub no_envoy: bool,
-    /// `--envoy PATH`
-    pub envoy: Option<PathBuf>,
-    pub live: Live,
-    /// Write what the probe saw here (one submission only).
-    pub save_probe: Option<PathBuf>,
-}
-
-/// Everything shared by the submissions of a run: the compiled spec, params, lab files
-/// (read once), and the Envoy validation cache.
+/// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
     spec: &'s Spec,
-    params: Params,
-    /// Lab sources, read and converted to jaq's form once a run.
-    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
-    envoy: Result<PathBuf, String>,
-    cache: validate::Cache,
-    opts: Options,
+    sources: Sources<'s>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
-        let envoy = if opts.no_envoy {
-            Err("not used (--no-envoy)".into())
-        } else {
-            crate::envoy::binary::locate(opts.envoy.as_deref())
-        };
-        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
-        let lab = lab::read_all(spec, &params);
-        Grader { spec, params, lab, envoy, cache, opts }
+        Grader { spec, sources: Sources::new(spec, params, opts) }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
     pub fn lab_problems(&self) -> Vec<String> {
-        self.lab
-            .values()
-            .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
-                _ => None,
-            })
-            .collect()
+        self.sources.lab_problems()
     }
 
     pub fn grade(&self, dir: &Path) -> SubmissionResult {
@@ -79,20 +47,16 @@ impl<'s> Grader<'s> {
 
         let envoy_start = Instant::now();
         let validations = self.validations(&artifacts);
-        let live = live::acquire(self, &artifacts, dir);
+        let live = live::acquire(&self.sources, &artifacts, dir);
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
 
         let mut env = Env::new(spec);
         for (i, p) in spec.params.iter().enumerate() {
-            let slot = match &self.params.values[i].value {
-                Some(v) => Ok(Value::String(v.clone())),
-                None => Err(Unavailable::grader(format!("param `{}` has no value (give --param {}=VALUE)", p.name, p.name))),
-            };
-            env.set(&p.name, slot, false);
+            env.set(&p.name, self.sources.param(i), false);
         }
         for s in &spec.sources {
             if let SourceKind::Lab { .. } = &s.kind {
-                env.set_jaq(&s.name, self.lab[&s.name].clone(), false);
+                env.set_jaq(&s.name, self.sources.lab(&s.name), false);
                 continue;
             }
             let (slot, student) = match &s.kind {
@@ -163,7 +127,7 @@ impl<'s> Grader<'s> {
         }
         files.sort();
         files.dedup();
-        if self.opts.no_envoy || self.envoy.is_err() || files.len() < 2 {
+        if self.sources.opts.no_envoy || self.sources.envoy.is_err() || files.len() < 2 {
             // Nothing to wait for in parallel: no Envoy will run, or only once.
             return files.iter().map(|f| (f.to_string(), self.validate_one(&artifacts[*f]))).collect();
         }
@@ -183,39 +147,12 @@ impl<'s> Grader<'s> {
     }
 
     fn validate_one(&self, artifact: &Artifact) -> Slot {
-        let data = self.envoy_input(artifact)?;
-        self.envoy_path()?;
-        self.cache
+        let data = self.sources.envoy_input(artifact)?;
+        self.sources.envoy_path()?;
+        self.sources
+            .cache
             .validate(&artifact.name, &data)
             .map(|v| v.to_value(&artifact.name))
             .map_err(Unavailable::grader)
-    }
-
-    /// Envoy, or why it is not run.
-    fn envoy_path(&self) -> Result<&Path, Unavailable> {
-        if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
-        }
-        self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
-    }
-
-    /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
-    fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
-        if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
-        }
-        let data = artifact.data().map_err(Unavailable::student)?;
-        screen::screen(data).map_err(|reasons| {
-            const SHOWN: usize = 3;
-            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
-            if reasons.len() > SHOWN {
-                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
-            }
-            Unavailable::student(format!(
-                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
-                artifact.name
-            ))
-        })?;
-        Ok(data.clone())
     }
 }

@@ -8,3 +8,98 @@
 pub mod artifacts;
 pub mod lab;
 pub mod params;
+
+use crate::derive::{Slot, Unavailable};
+use crate::envoy::{screen, validate};
+use crate::grade::Live;
+use crate::spec::Spec;
+use artifacts::Artifact;
+use params::Params;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// How this run treats Envoy.
+pub struct Options {
+    /// Never run Envoy nor look at one: those checks are skipped.
+    pub no_envoy: bool,
+    /// `--envoy PATH`
+    pub envoy: Option<PathBuf>,
+    pub live: Live,
+    /// Write what the probe saw here (one submission only).
+    pub save_probe: Option<PathBuf>,
+}
+
+/// A run's sources, shared by its submissions: params, lab files (read once), where
+/// Envoy is, and the Envoy validation cache.
+pub struct Sources<'s> {
+    pub(crate) spec: &'s Spec,
+    pub(crate) params: Params,
+    /// Lab sources, read and converted to jaq's form once a run.
+    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
+    pub(crate) envoy: Result<PathBuf, String>,
+    pub(crate) cache: validate::Cache,
+    pub(crate) opts: Options,
+}
+
+impl<'s> Sources<'s> {
+    pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Sources<'s> {
+        let envoy = if opts.no_envoy {
+            Err("not used (--no-envoy)".into())
+        } else {
+            crate::envoy::binary::locate(opts.envoy.as_deref())
+        };
+        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
+        let lab = lab::read_all(spec, &params);
+        Sources { spec, params, lab, envoy, cache, opts }
+    }
+
+    /// Lab files that could not be read (a set-up problem, not the student's).
+    pub fn lab_problems(&self) -> Vec<String> {
+        self.lab
+            .values()
+            .filter_map(|slot| match slot {
+                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The value of the spec's param `i`, as its jq variable holds it.
+    pub fn param(&self, i: usize) -> Slot {
+        self.params.slot(self.spec, i)
+    }
+
+    /// The `lab` source `name`, in jaq's form (cheap to clone).
+    pub fn lab(&self, name: &str) -> Result<jaq_json::Val, Unavailable> {
+        self.lab[name].clone()
+    }
+
+    /// Envoy, or why it is not run.
+    pub(crate) fn envoy_path(&self) -> Result<&Path, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
+    }
+
+    /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
+    pub(crate) fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        let data = artifact.data().map_err(Unavailable::student)?;
+        screen::screen(data).map_err(|reasons| {
+            const SHOWN: usize = 3;
+            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
+            if reasons.len() > SHOWN {
+                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
+            }
+            Unavailable::student(format!(
+                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
+                artifact.name
+            ))
+        })?;
+        Ok(data.clone())
+    }
+}
