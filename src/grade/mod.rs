@@ -6,12 +6,12 @@ mod live;
 mod same_bootstrap;
 
 use crate::check::{self, Cx};
-use crate::derive::{Env, Slot, Unavailable};
+use crate::derive::{Env, Unavailable};
 use crate::result::{StepScore, SubmissionResult};
 use crate::source::artifacts::Artifact;
 use crate::source::params::Params;
-use crate::source::{Options, Sources};
-use crate::spec::{CheckKind, SourceKind, Spec};
+use crate::source::{validation, Options, Sources};
+use crate::spec::{SourceKind, Spec};
 pub use live::Live;
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,7 +46,7 @@ impl<'s> Grader<'s> {
             .collect();
 
         let envoy_start = Instant::now();
-        let validations = self.validations(&artifacts);
+        let validations = validation::all(&self.sources, &artifacts);
         let live = live::acquire(&self.sources, &artifacts, dir);
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
 
@@ -110,49 +110,5 @@ impl<'s> Grader<'s> {
             elapsed: start.elapsed(),
             envoy_time,
         }
-    }
-
-    /// Every validation the spec asks for, run at once (they are independent).
-    fn validations(&self, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
-        let mut files: Vec<&str> = Vec::new();
-        for s in &self.spec.sources {
-            if let SourceKind::EnvoyValidate { file } = &s.kind {
-                files.push(file);
-            }
-        }
-        for c in &self.spec.checks {
-            if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
-                files.push(&c.file);
-            }
-        }
-        files.sort();
-        files.dedup();
-        if self.sources.opts.no_envoy || self.sources.envoy.is_err() || files.len() < 2 {
-            // Nothing to wait for in parallel: no Envoy will run, or only once.
-            return files.iter().map(|f| (f.to_string(), self.validate_one(&artifacts[*f]))).collect();
-        }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = files
-                .iter()
-                .map(|f| {
-                    let artifact = &artifacts[*f];
-                    (f.to_string(), scope.spawn(move || self.validate_one(artifact)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(Unavailable::grader("the validation thread failed")))))
-                .collect()
-        })
-    }
-
-    fn validate_one(&self, artifact: &Artifact) -> Slot {
-        let data = self.sources.envoy_input(artifact)?;
-        self.sources.envoy_path()?;
-        self.sources
-            .cache
-            .validate(&artifact.name, &data)
-            .map(|v| v.to_value(&artifact.name))
-            .map_err(Unavailable::grader)
     }
 }

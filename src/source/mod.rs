@@ -2,12 +2,14 @@
 //!
 //! The spec's params are variables too, given to the run (`params.rs`); they also name
 //! the lab files and the admin URL that sources read. Each `source` of a spec is read
-//! from one place: a file of the submission (`artifacts.rs`) or a lab file a param
-//! names (`lab.rs`). A value that cannot be had carries why, and who is to blame.
+//! from one place: a file of the submission (`artifacts.rs`), a lab file a param names
+//! (`lab.rs`), or the grader's own `envoy --mode validate` of a submission file
+//! (`validation.rs`). A value that cannot be had carries why, and who is to blame.
 
 pub mod artifacts;
 pub mod lab;
 pub mod params;
+pub mod validation;
 
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{screen, validate};
@@ -37,8 +39,9 @@ pub struct Sources<'s> {
     pub(crate) params: Params,
     /// Lab sources, read and converted to jaq's form once a run.
     lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
-    pub(crate) envoy: Result<PathBuf, String>,
-    pub(crate) cache: validate::Cache,
+    envoy: Result<PathBuf, String>,
+    /// Validations already made this run, by file name and content (`validation.rs`).
+    cache: validate::Cache,
     pub(crate) opts: Options,
 }
 
