@@ -1,18 +1,13 @@
 //! Grading one submission: read its files, run Envoy where the spec asks, derive the
 //! expected values, then decide every check.
 
-mod advice;
-mod live;
-mod same_bootstrap;
-
 use crate::check::{self, Cx};
 use crate::derive::{Env, Unavailable};
 use crate::result::{StepScore, SubmissionResult};
 use crate::source::artifacts::Artifact;
 use crate::source::params::Params;
-use crate::source::{validation, Options, Sources};
+use crate::source::{live, validation, Options, Sources};
 use crate::spec::{SourceKind, Spec};
-pub use live::Live;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

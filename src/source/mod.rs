@@ -3,19 +3,21 @@
 //! The spec's params are variables too, given to the run (`params.rs`); they also name
 //! the lab files and the admin URL that sources read. Each `source` of a spec is read
 //! from one place: a file of the submission (`artifacts.rs`), a lab file a param names
-//! (`lab.rs`), or the grader's own `envoy --mode validate` of a submission file
-//! (`validation.rs`). A value that cannot be had carries why, and who is to blame.
+//! (`lab.rs`), the grader's own `envoy --mode validate` of a submission file
+//! (`validation.rs`), or a running Envoy's admin interface (`live/`). A value that
+//! cannot be had carries why, and who is to blame.
 
 pub mod artifacts;
 pub mod lab;
+pub mod live;
 pub mod params;
 pub mod validation;
 
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{screen, validate};
-use crate::grade::Live;
 use crate::spec::Spec;
 use artifacts::Artifact;
+use live::Live;
 use params::Params;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -35,14 +37,14 @@ pub struct Options {
 /// A run's sources, shared by its submissions: params, lab files (read once), where
 /// Envoy is, and the Envoy validation cache.
 pub struct Sources<'s> {
-    pub(crate) spec: &'s Spec,
-    pub(crate) params: Params,
+    spec: &'s Spec,
+    params: Params,
     /// Lab sources, read and converted to jaq's form once a run.
     lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
     envoy: Result<PathBuf, String>,
     /// Validations already made this run, by file name and content (`validation.rs`).
     cache: validate::Cache,
-    pub(crate) opts: Options,
+    opts: Options,
 }
 
 impl<'s> Sources<'s> {
@@ -79,7 +81,7 @@ impl<'s> Sources<'s> {
     }
 
     /// Envoy, or why it is not run.
-    pub(crate) fn envoy_path(&self) -> Result<&Path, Unavailable> {
+    fn envoy_path(&self) -> Result<&Path, Unavailable> {
         if self.opts.no_envoy {
             return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
         }
@@ -87,7 +89,7 @@ impl<'s> Sources<'s> {
     }
 
     /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
-    pub(crate) fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
+    fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
         if self.opts.no_envoy {
             return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
         }
