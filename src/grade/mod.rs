@@ -1,16 +1,15 @@
-//! Grading one submission: read its files, run Envoy where the spec asks, derive the
-//! expected values, then decide every check.
+//! Grading one submission, start to end, and nothing else: read its sources
+//! (`source`), derive the jq variables (`derive`), decide every check (`check`),
+//! score the steps. Each step's work is done in its own module.
 
 use crate::check::{self, Cx};
-use crate::derive::{Env, Unavailable};
-use crate::result::{StepScore, SubmissionResult};
-use crate::source::artifacts::Artifact;
+use crate::derive::Env;
+use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
-use crate::source::{live, validation, Options, Sources};
-use crate::spec::{SourceKind, Spec};
-use std::collections::HashMap;
+use crate::source::{Options, Read, Sources};
+use crate::spec::Spec;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
@@ -28,58 +27,57 @@ impl<'s> Grader<'s> {
         self.sources.lab_problems()
     }
 
+    /// One submission, step by step: each step takes what the one before gave.
     pub fn grade(&self, dir: &Path) -> SubmissionResult {
         let start = Instant::now();
-        let spec = self.spec;
-        let artifacts: HashMap<String, Artifact> = spec
-            .files()
-            .into_iter()
-            .map(|f| {
-                let a = Artifact::load(dir, &f, spec.file_format(&f));
-                (f, a)
-            })
-            .collect();
+        let read = self.sources.read(dir);
+        let env = self.derive(&read);
+        let checks = self.check(&env, &read);
+        let steps = self.score(&checks);
+        SubmissionResult {
+            lab: self.spec.lab.clone(),
+            title: self.spec.title.clone(),
+            // Both name paths from the command line: made safe here, like found values,
+            // so that every format shows them escaped (and, being paths, never cut).
+            submission: crate::display::path(dir),
+            checks,
+            steps,
+            live_source: read.live.map(|l| crate::display::safe_lines(&l.described)),
+            elapsed: start.elapsed(),
+            envoy_time: read.envoy_time,
+        }
+    }
 
-        let envoy_start = Instant::now();
-        let validations = validation::all(&self.sources, &artifacts);
-        let live = live::acquire(&self.sources, &artifacts, dir);
-        let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
-
-        let mut env = Env::new(spec);
-        for (i, p) in spec.params.iter().enumerate() {
+    /// Every jq variable: the params, then the sources in the spec's order, then the
+    /// `let`s, which may read any of them.
+    fn derive(&self, read: &Read) -> Env<'s> {
+        let mut env = Env::new(self.spec);
+        for (i, p) in self.spec.params.iter().enumerate() {
             env.set(&p.name, self.sources.param(i), false);
         }
-        for s in &spec.sources {
-            if let SourceKind::Lab { .. } = &s.kind {
-                env.set_jaq(&s.name, self.sources.lab(&s.name), false);
-                continue;
-            }
-            let (slot, student) = match &s.kind {
-                SourceKind::Submission { file, .. } => {
-                    let a = &artifacts[file];
-                    env.set_jaq(&s.name, a.jaq_data().map_err(Unavailable::student), true);
-                    continue;
-                }
-                SourceKind::Lab { .. } => unreachable!("handled above"),
-                SourceKind::EnvoyValidate { file } => (validations[file].clone(), true),
-                SourceKind::EnvoyAdmin { .. } => {
-                    (live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed"))), true)
-                }
-            };
-            env.set(&s.name, slot, student);
+        for s in &self.spec.sources {
+            let (value, from_submission) = self.sources.value(read, s);
+            env.set_jaq(&s.name, value, from_submission);
         }
         env.derive_lets();
+        env
+    }
 
-        let checks = spec
+    /// A verdict for every check of the spec, in its order.
+    fn check(&self, env: &Env, read: &Read) -> Vec<CheckResult> {
+        self.spec
             .checks
             .iter()
             .map(|c| {
-                let cx = Cx { env: &env, artifact: &artifacts[&c.file], validation: validations.get(&c.file) };
+                let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
                 check::run(c, &cx)
             })
-            .collect::<Vec<_>>();
+            .collect()
+    }
 
-        let steps = spec
+    /// Each step's score: the points of its checks.
+    fn score(&self, checks: &[CheckResult]) -> Vec<StepScore> {
+        self.spec
             .steps
             .iter()
             .map(|(n, title)| {
@@ -91,19 +89,6 @@ impl<'s> Grader<'s> {
                     max_score: of_step.map(|c| c.max_points).sum(),
                 }
             })
-            .collect();
-
-        SubmissionResult {
-            lab: spec.lab.clone(),
-            title: spec.title.clone(),
-            // Both name paths from the command line: made safe here, like found values,
-            // so that every format shows them escaped (and, being paths, never cut).
-            submission: crate::display::path(dir),
-            checks,
-            steps,
-            live_source: live.map(|l| crate::display::safe_lines(&l.described)),
-            elapsed: start.elapsed(),
-            envoy_time,
-        }
+            .collect()
     }
 }

@@ -15,13 +15,14 @@ pub mod validation;
 
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{screen, validate};
-use crate::spec::Spec;
+use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
 use live::Live;
 use params::Params;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// How this run treats Envoy.
 pub struct Options {
@@ -32,6 +33,18 @@ pub struct Options {
     pub live: Live,
     /// Write what the probe saw here (one submission only).
     pub save_probe: Option<PathBuf>,
+}
+
+/// One submission's sources, as read.
+pub struct Read {
+    /// The submission's files, by name.
+    pub artifacts: HashMap<String, Artifact>,
+    /// The grader's own validation of each file the spec validates, by name.
+    pub validations: HashMap<String, Slot>,
+    /// The live view, if the spec has a live source.
+    pub live: Option<live::Acquired>,
+    /// How long validating and the live view took; zero when neither was asked for.
+    pub envoy_time: Duration,
 }
 
 /// A run's sources, shared by its submissions: params, lab files (read once), where
@@ -75,10 +88,33 @@ impl<'s> Sources<'s> {
         self.params.slot(self.spec, i)
     }
 
-    /// The `lab` source `name`, in jaq's form (cheap to clone).
-    pub fn lab(&self, name: &str) -> Result<jaq_json::Val, Unavailable> {
-        self.lab[name].clone()
+    /// One submission's sources: its files first, then what Envoy makes of them.
+    pub fn read(&self, dir: &Path) -> Read {
+        let artifacts = artifacts::load_all(self.spec, dir);
+        let envoy_start = Instant::now();
+        let validations = validation::all(self, &artifacts);
+        let live = live::acquire(self, &artifacts, dir);
+        let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
+        Read { artifacts, validations, live, envoy_time }
     }
+
+    /// The value of the jq variable a source names, for the submission `read`, in jaq's
+    /// form; and whether it comes from the submission (what is derived from it is then
+    /// the student's to answer for).
+    pub fn value(&self, read: &Read, source: &Source) -> (Result<jaq_json::Val, Unavailable>, bool) {
+        let jaq = |slot: Slot| slot.map(|v| crate::jq::convert::to_jaq(&v));
+        match &source.kind {
+            SourceKind::Lab { .. } => (self.lab[&source.name].clone(), false),
+            SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(Unavailable::student), true),
+            SourceKind::EnvoyValidate { file } => (jaq(read.validations[file].clone()), true),
+            SourceKind::EnvoyAdmin { .. } => {
+                (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed")))), true)
+            }
+        }
+    }
+
+    // The two below are shared by validation.rs and live/ (to launch Envoy): both hand a
+    // submission's bootstrap to Envoy, and both skip or refuse it for the same reasons.
 
     /// Envoy, or why it is not run.
     fn envoy_path(&self) -> Result<&Path, Unavailable> {
