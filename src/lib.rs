@@ -2,9 +2,11 @@
 //!
 //! The modules follow the data flow:
 //! `spec` (load and compile a check spec, its jq in `jq`) ->
-//! `input` (read submission and lab files without trusting them) and `envoy`
-//! (screen, validate, launch, probe) -> `derive` (values the grader derives itself) ->
-//! `check` (a verdict per check) -> `result` -> `report` (text, JSON, ...).
+//! `source` (where each jq variable's value comes from: params, submission and lab
+//! files, Envoy's validation, a live Envoy; built on `input`, which reads files without
+//! trusting them, and `envoy`, which screens, validates, launches and probes) ->
+//! `derive` (values the grader derives itself) -> `check` (a verdict per check; values
+//! compared by `compare`) -> `result` -> `report` (text, JSON, ...).
 //! `grade` runs that flow for one submission; `app` and `cli` are the command line.
 
 pub mod app;
@@ -12,6 +14,7 @@ pub mod batch;
 pub mod check;
 pub mod class;
 pub mod cli;
+pub mod compare;
 pub mod derive;
 pub mod display;
 pub mod envoy;
@@ -22,5 +25,6 @@ pub mod jq;
 pub mod parallel;
 pub mod report;
 pub mod result;
+pub mod source;
 pub mod spec;
 pub mod timings;

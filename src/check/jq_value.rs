@@ -1,8 +1,8 @@
 //! `jq_value`: the value at a jq path of a YAML or JSON artifact equals the value the
 //! grader derived (or, for a string, matches a regex).
 
-use super::compare::equal;
 use super::{compiled, expected, need, Cx, Verdict};
+use crate::compare::equal;
 use crate::display::value_text;
 use crate::jq::{ExprId, Outcome};
 use crate::spec::Want;

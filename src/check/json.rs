@@ -1,8 +1,8 @@
 //! `json_equals` and `json_subset`: the artifact (or the part a jq path picks) equals,
 //! or contains, the value the grader derived, compared as JSON values.
 
-use super::compare::diff;
 use super::{expected, need, Cx, Verdict};
+use crate::compare::diff;
 use crate::jq::{ExprId, Outcome};
 
 pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdict {

@@ -7,7 +7,7 @@ use serde_json::Value;
 pub fn run(cx: &Cx, pattern: &Pattern, min: Option<u64>, max: Option<u64>) -> Verdict {
     let text = need!(cx.artifact.text().map_err(Verdict::fail));
     let re = need!(compiled(pattern, text));
-    let n = crate::input::kv::lines(text).filter(|l| re.is_match(l)).count() as u64;
+    let n = crate::input::lines(text).filter(|l| re.is_match(l)).count() as u64;
     let range = match (min, max) {
         (Some(a), Some(b)) => format!("between {a} and {b}"),
         (Some(a), None) => format!("at least {a}"),

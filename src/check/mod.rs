@@ -1,7 +1,6 @@
 //! Checks: one verdict per check of the spec, from the artifact it names and the
 //! values the grader derived. One file per kind of check.
 
-pub mod compare;
 mod envoy_validate;
 mod exists;
 mod json;
@@ -15,8 +14,8 @@ mod text;
 
 use crate::derive::{Blame, Env, Slot, Unavailable};
 use crate::display::{safe, safe_max, value_text};
-use crate::grade::artifacts::Artifact;
 use crate::result::{CheckResult, Status};
+use crate::source::artifacts::Artifact;
 use crate::spec::{Check, CheckKind};
 use serde_json::Value;
 

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 pub fn run(cx: &Cx, want: &RcWant) -> Verdict {
     let text = need!(cx.artifact.text().map_err(Verdict::fail));
-    let Some((line_no, last)) = crate::input::kv::lines(text)
+    let Some((line_no, last)) = crate::input::lines(text)
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty())

@@ -1,138 +1,83 @@
-//! Grading one submission: read its files, run Envoy where the spec asks, derive the
-//! expected values, then decide every check.
-
-mod advice;
-pub mod artifacts;
-mod live;
-mod same_bootstrap;
-pub mod params;
+//! Grading one submission, start to end, and nothing else: read its sources
+//! (`source`), derive the jq variables (`derive`), decide every check (`check`),
+//! score the steps. Each step's work is done in its own module.
 
 use crate::check::{self, Cx};
-use crate::derive::{Env, Slot, Unavailable};
-use crate::envoy::{screen, validate};
-use crate::input::file::read_lab;
-use crate::result::{StepScore, SubmissionResult};
-use crate::spec::{CheckKind, Format, SourceKind, Spec};
-use artifacts::Artifact;
-pub use live::Live;
-use params::Params;
-use serde_json::Value;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use crate::derive::Env;
+use crate::result::{CheckResult, StepScore, SubmissionResult};
+use crate::source::params::Params;
+use crate::source::{Options, Read, Sources};
+use crate::spec::Spec;
+use std::path::Path;
+use std::time::Instant;
 
-/// How this run treats Envoy.
-pub struct Options {
-    /// Never run Envoy nor look at one: those checks are skipped.
-    pub no_envoy: bool,
-    /// `--envoy PATH`
-    pub envoy: Option<PathBuf>,
-    pub live: Live,
-    /// Write what the probe saw here (one submission only).
-    pub save_probe: Option<PathBuf>,
-}
-
-/// Everything shared by the submissions of a run: the compiled spec, params, lab files
-/// (read once), and the Envoy validation cache.
+/// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
     spec: &'s Spec,
-    params: Params,
-    /// Lab sources, read and converted to jaq's form once a run.
-    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
-    envoy: Result<PathBuf, String>,
-    cache: validate::Cache,
-    opts: Options,
+    sources: Sources<'s>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
-        let envoy = if opts.no_envoy {
-            Err("not used (--no-envoy)".into())
-        } else {
-            crate::envoy::binary::locate(opts.envoy.as_deref())
-        };
-        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
-        let lab = spec
-            .sources
-            .iter()
-            .filter_map(|s| match &s.kind {
-                SourceKind::Lab { param, format } => {
-                    let slot = lab_source(spec, &params, *param, *format);
-                    Some((s.name.clone(), slot.map(|v| crate::jq::convert::to_jaq(&v))))
-                }
-                _ => None,
-            })
-            .collect();
-        Grader { spec, params, lab, envoy, cache, opts }
+        Grader { spec, sources: Sources::new(spec, params, opts) }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
     pub fn lab_problems(&self) -> Vec<String> {
-        self.lab
-            .values()
-            .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
-                _ => None,
+        self.sources.lab_problems()
+    }
+
+    /// One submission, step by step: each step takes what the one before gave.
+    pub fn grade(&self, dir: &Path) -> SubmissionResult {
+        let start = Instant::now();
+        let read = self.sources.read(dir);
+        let env = self.derive(&read);
+        let checks = self.check(&env, &read);
+        let steps = self.score(&checks);
+        SubmissionResult {
+            lab: self.spec.lab.clone(),
+            title: self.spec.title.clone(),
+            // Both name paths from the command line: made safe here, like found values,
+            // so that every format shows them escaped (and, being paths, never cut).
+            submission: crate::display::path(dir),
+            checks,
+            steps,
+            live_source: read.live.map(|l| crate::display::safe_lines(&l.described)),
+            elapsed: start.elapsed(),
+            envoy_time: read.envoy_time,
+        }
+    }
+
+    /// Every jq variable: the params, then the sources in the spec's order, then the
+    /// `let`s, which may read any of them.
+    fn derive(&self, read: &Read) -> Env<'s> {
+        let mut env = Env::new(self.spec);
+        for (i, p) in self.spec.params.iter().enumerate() {
+            env.set(&p.name, self.sources.param(i), false);
+        }
+        for s in &self.spec.sources {
+            let (value, from_submission) = self.sources.value(read, s);
+            env.set_jaq(&s.name, value, from_submission);
+        }
+        env.derive_lets();
+        env
+    }
+
+    /// A verdict for every check of the spec, in its order.
+    fn check(&self, env: &Env, read: &Read) -> Vec<CheckResult> {
+        self.spec
+            .checks
+            .iter()
+            .map(|c| {
+                let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
+                check::run(c, &cx)
             })
             .collect()
     }
 
-    pub fn grade(&self, dir: &Path) -> SubmissionResult {
-        let start = Instant::now();
-        let spec = self.spec;
-        let artifacts: HashMap<String, Artifact> = spec
-            .files()
-            .into_iter()
-            .map(|f| {
-                let a = Artifact::load(dir, &f, spec.file_format(&f));
-                (f, a)
-            })
-            .collect();
-
-        let envoy_start = Instant::now();
-        let validations = self.validations(&artifacts);
-        let live = live::acquire(self, &artifacts, dir);
-        let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
-
-        let mut env = Env::new(spec);
-        for (i, p) in spec.params.iter().enumerate() {
-            let slot = match &self.params.values[i].value {
-                Some(v) => Ok(Value::String(v.clone())),
-                None => Err(Unavailable::grader(format!("param `{}` has no value (give --param {}=VALUE)", p.name, p.name))),
-            };
-            env.set(&p.name, slot, false);
-        }
-        for s in &spec.sources {
-            if let SourceKind::Lab { .. } = &s.kind {
-                env.set_jaq(&s.name, self.lab[&s.name].clone(), false);
-                continue;
-            }
-            let (slot, student) = match &s.kind {
-                SourceKind::Submission { file, .. } => {
-                    let a = &artifacts[file];
-                    env.set_jaq(&s.name, a.jaq_data().map_err(Unavailable::student), true);
-                    continue;
-                }
-                SourceKind::Lab { .. } => unreachable!("handled above"),
-                SourceKind::EnvoyValidate { file } => (validations[file].clone(), true),
-                SourceKind::EnvoyAdmin { .. } => {
-                    (live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed"))), true)
-                }
-            };
-            env.set(&s.name, slot, student);
-        }
-        env.derive_lets();
-
-        let checks = spec
-            .checks
-            .iter()
-            .map(|c| {
-                let cx = Cx { env: &env, artifact: &artifacts[&c.file], validation: validations.get(&c.file) };
-                check::run(c, &cx)
-            })
-            .collect::<Vec<_>>();
-
-        let steps = spec
+    /// Each step's score: the points of its checks.
+    fn score(&self, checks: &[CheckResult]) -> Vec<StepScore> {
+        self.spec
             .steps
             .iter()
             .map(|(n, title)| {
@@ -144,124 +89,6 @@ impl<'s> Grader<'s> {
                     max_score: of_step.map(|c| c.max_points).sum(),
                 }
             })
-            .collect();
-
-        SubmissionResult {
-            lab: spec.lab.clone(),
-            title: spec.title.clone(),
-            // Both name paths from the command line: made safe here, like found values,
-            // so that every format shows them escaped (and, being paths, never cut).
-            submission: crate::display::path(dir),
-            checks,
-            steps,
-            live_source: live.map(|l| crate::display::safe_lines(&l.described)),
-            elapsed: start.elapsed(),
-            envoy_time,
-        }
+            .collect()
     }
-
-    /// Every validation the spec asks for, run at once (they are independent).
-    fn validations(&self, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
-        let mut files: Vec<&str> = Vec::new();
-        for s in &self.spec.sources {
-            if let SourceKind::EnvoyValidate { file } = &s.kind {
-                files.push(file);
-            }
-        }
-        for c in &self.spec.checks {
-            if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
-                files.push(&c.file);
-            }
-        }
-        files.sort();
-        files.dedup();
-        if self.opts.no_envoy || self.envoy.is_err() || files.len() < 2 {
-            // Nothing to wait for in parallel: no Envoy will run, or only once.
-            return files.iter().map(|f| (f.to_string(), self.validate_one(&artifacts[*f]))).collect();
-        }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = files
-                .iter()
-                .map(|f| {
-                    let artifact = &artifacts[*f];
-                    (f.to_string(), scope.spawn(move || self.validate_one(artifact)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(Unavailable::grader("the validation thread failed")))))
-                .collect()
-        })
-    }
-
-    fn validate_one(&self, artifact: &Artifact) -> Slot {
-        let data = self.envoy_input(artifact)?;
-        self.envoy_path()?;
-        self.cache
-            .validate(&artifact.name, &data)
-            .map(|v| v.to_value(&artifact.name))
-            .map_err(Unavailable::grader)
-    }
-
-    /// Envoy, or why it is not run.
-    fn envoy_path(&self) -> Result<&Path, Unavailable> {
-        if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
-        }
-        self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
-    }
-
-    /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
-    fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
-        if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
-        }
-        let data = artifact.data().map_err(Unavailable::student)?;
-        screen::screen(data).map_err(|reasons| {
-            const SHOWN: usize = 3;
-            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
-            if reasons.len() > SHOWN {
-                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
-            }
-            Unavailable::student(format!(
-                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
-                artifact.name
-            ))
-        })?;
-        Ok(data.clone())
-    }
-}
-
-/// Read and parse a lab file named by a param.
-fn lab_source(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
-    let p = &spec.params[param];
-    let value = &params.values[param];
-    let Some(path) = value.value.as_deref() else {
-        return Err(if p.optional {
-            Unavailable::skip(format!("no {} was given (--param {}=FILE)", p.name, p.name))
-        } else {
-            Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
-        });
-    };
-    let shown = crate::display::path(Path::new(path));
-    let text = match read_lab(Path::new(path)) {
-        Ok(t) => t,
-        Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
-            return Err(Unavailable::skip(format!(
-                "the lab file `{}` ({shown}) is not there; checks that need it are skipped (give --param {}=FILE)",
-                p.name, p.name
-            )));
-        }
-        Err(problem) => {
-            return Err(Unavailable::grader(format!("the lab file `{}` ({shown}) {problem}", p.name)));
-        }
-    };
-    let parsed = match format {
-        Format::Yaml => crate::input::yaml::parse_doc(&text),
-        Format::YamlStream => crate::input::yaml::parse_stream(&text).map(Value::Array),
-        Format::Json => crate::input::json::parse(&text),
-        Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
-        Format::Text => Ok(Value::String(text)),
-    };
-    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({shown}) does not parse: {e}", p.name)))
 }

@@ -3,6 +3,7 @@
 //! Lenient where careful students differ (CRLF, spaces around `=`, trailing spaces,
 //! order), strict where it matters: a key given twice is reported, not guessed.
 
+use super::lines;
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,11 +69,6 @@ fn is_key(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
-
-/// Lines of a text file without their line endings, so CRLF reads like LF.
-pub fn lines(text: &str) -> impl Iterator<Item = &str> {
-    text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
-//! The live part of grading: what a running Envoy shows, from a probe of the student's
-//! own Envoy, an Envoy the grader launches, or a recording.
+//! The live source: what a running Envoy shows, from a probe of the student's own
+//! Envoy, an Envoy the grader launches, or a recording.
+
+mod advice;
+mod same_bootstrap;
 
 use super::artifacts::Artifact;
-use super::Grader;
+use super::Sources;
 use crate::derive::{Slot, Unavailable};
 use crate::envoy::{admin, launch, recording::Recording};
 use crate::spec::SourceKind;
@@ -30,17 +33,17 @@ pub struct Acquired {
 }
 
 /// The live view the spec's `envoy_admin` source asks for (if it asks).
-pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
-    let (bootstrap, admin_param) = g.spec.sources.iter().find_map(|s| match &s.kind {
+pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
+    let (bootstrap, admin_param) = sources.spec.sources.iter().find_map(|s| match &s.kind {
         SourceKind::EnvoyAdmin { bootstrap, admin } => Some((bootstrap.as_str(), *admin)),
         _ => None,
     })?;
     let artifact = &artifacts[bootstrap];
     // A recording needs no Envoy: --no-envoy --replay FILE re-grades without one.
-    if g.opts.no_envoy && !matches!(g.opts.live, Live::Replay(_)) {
+    if sources.opts.no_envoy && !matches!(sources.opts.live, Live::Replay(_)) {
         return Some(skipped("Envoy is not run nor probed (--no-envoy)"));
     }
-    let (recording, described) = match &g.opts.live {
+    let (recording, described) = match &sources.opts.live {
         Live::Off => return Some(skipped("live checks are off (--no-live)")),
         Live::Replay(file) => match Recording::load(file) {
             Ok(r) => {
@@ -50,13 +53,13 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
             Err(e) => return Some(failed(Unavailable::grader(e), "a recording that could not be read".into())),
         },
         Live::Probe => {
-            let Some(url) = g.params.values[admin_param].value.clone() else {
+            let Some(url) = sources.params.values[admin_param].value.clone() else {
                 return Some(failed(Unavailable::grader("no admin URL to probe"), "nothing".into()));
             };
             let r = admin::probe(&url, "probe");
             (r, format!("a probe of the Envoy at {url}"))
         }
-        Live::Launch => match launched(g, artifact) {
+        Live::Launch => match launched(sources, artifact) {
             Ok(r) => {
                 let d = format!("an Envoy the grader launched from {bootstrap} (admin {}), stopped after the probe", r.admin);
                 (r, d)
@@ -64,12 +67,12 @@ pub fn acquire(g: &Grader, artifacts: &HashMap<String, Artifact>, dir: &Path) ->
             Err(u) => return Some(failed(u, format!("an Envoy launched from {bootstrap}"))),
         },
     };
-    if let Some(path) = &g.opts.save_probe
+    if let Some(path) = &sources.opts.save_probe
         && let Err(e) = recording.save(path) {
             eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
     let slot = admin::view(&recording)
-        .map_err(|e| Unavailable::grader(super::advice::advice(g.spec, &recording, dir, artifact, e)))
+        .map_err(|e| Unavailable::grader(advice::advice(sources.spec, &recording, dir, artifact, e)))
         .and_then(|view| same_bootstrap(&view, artifact, &recording.admin).map(|_| view));
     Some(Acquired { slot, described })
 }
@@ -82,9 +85,9 @@ fn failed(u: Unavailable, described: String) -> Acquired {
     Acquired { slot: Err(u), described }
 }
 
-fn launched(g: &Grader, artifact: &Artifact) -> Result<Recording, Unavailable> {
-    let data = g.envoy_input(artifact)?;
-    let envoy = g.envoy_path()?;
+fn launched(sources: &Sources, artifact: &Artifact) -> Result<Recording, Unavailable> {
+    let data = sources.envoy_input(artifact)?;
+    let envoy = sources.envoy_path()?;
     let mut running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {
         // Envoy refusing the student's bootstrap is the student's finding, not ours.
         if e.starts_with("Envoy exited") { Unavailable::student(e) } else { Unavailable::grader(e) }
@@ -108,7 +111,7 @@ fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), 
     let data = artifact
         .data()
         .map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
-    let differ = super::same_bootstrap::differences(&view["bootstrap"], data);
+    let differ = same_bootstrap::differences(&view["bootstrap"], data);
     if differ.is_empty() {
         return Ok(());
     }

@@ -3,7 +3,7 @@
 //! CDS and LDS wait, and the static clusters. Not compared: endpoints and the admin
 //! address (a launched Envoy gets its own).
 
-use crate::check::compare::equal;
+use crate::compare::equal;
 use serde_json::{json, Map, Value};
 
 /// The places where `running` (from /config_dump) and `file` differ, by name.

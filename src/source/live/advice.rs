@@ -5,8 +5,8 @@
 //! and the probe's own error already names the URL, so saying it costs nothing and
 //! spares a student who used Envoy's usual 9901 a hunt.
 
-use super::artifacts::Artifact;
 use crate::envoy::recording::Recording;
+use crate::source::artifacts::Artifact;
 use crate::spec::Spec;
 use serde_json::Value;
 use std::path::Path;

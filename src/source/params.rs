@@ -1,7 +1,9 @@
 //! Param values for a run: the spec's defaults, a `--params` file, then `--param`s.
 
+use crate::derive::{Slot, Unavailable};
 use crate::display::{path as shown, safe};
 use crate::spec::{ParamType, Spec};
+use serde_json::Value;
 use std::path::Path;
 
 #[derive(Debug, Clone)]
@@ -82,6 +84,15 @@ impl Params {
 
     pub fn get(&self, spec: &Spec, name: &str) -> Option<&str> {
         spec.param(name).and_then(|i| self.values[i].value.as_deref())
+    }
+
+    /// The spec's param `i` as its jq variable holds it: text, or why there is none.
+    pub fn slot(&self, spec: &Spec, i: usize) -> Slot {
+        let p = &spec.params[i];
+        match &self.values[i].value {
+            Some(v) => Ok(Value::String(v.clone())),
+            None => Err(Unavailable::grader(format!("param `{}` has no value (give --param {}=VALUE)", p.name, p.name))),
+        }
     }
 }
 

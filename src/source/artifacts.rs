@@ -1,9 +1,22 @@
 //! The submission's files, each read once and parsed as the spec says.
 
 use crate::input::{self, kv::KvFile, FileProblem};
-use crate::spec::Format;
+use crate::spec::{Format, Spec};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::Path;
+
+/// Every file of the submission the spec names, by name.
+pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
+    spec
+        .files()
+        .into_iter()
+        .map(|f| {
+            let a = Artifact::load(dir, &f, spec.file_format(&f));
+            (f, a)
+        })
+        .collect()
+}
 
 pub struct Artifact {
     pub name: String,

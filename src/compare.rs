@@ -1,5 +1,8 @@
 //! Comparing JSON values as values: key order never matters, `9982` equals `9982.0`,
 //! and a number equals the same number written as a string.
+//!
+//! Not under `check/`: the live source compares a running Envoy's bootstrap with the
+//! file this way too, and sources come before checks.
 
 use serde_json::Value;
 

@@ -1,0 +1,146 @@
+//! Sources: where the value of each of the spec's jq variables comes from.
+//!
+//! The spec's params are variables too, given to the run (`params.rs`); they also name
+//! the lab files and the admin URL that sources read. Each `source` of a spec is read
+//! from one place: a file of the submission (`artifacts.rs`), a lab file a param names
+//! (`lab.rs`), the grader's own `envoy --mode validate` of a submission file
+//! (`validation.rs`), or a running Envoy's admin interface (`live/`). A value that
+//! cannot be had carries why, and who is to blame.
+
+pub mod artifacts;
+pub mod lab;
+pub mod live;
+pub mod params;
+pub mod validation;
+
+use crate::derive::{Slot, Unavailable};
+use crate::envoy::{screen, validate};
+use crate::spec::{Source, SourceKind, Spec};
+use artifacts::Artifact;
+use live::Live;
+use params::Params;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How this run treats Envoy.
+pub struct Options {
+    /// Never run Envoy nor look at one: those checks are skipped.
+    pub no_envoy: bool,
+    /// `--envoy PATH`
+    pub envoy: Option<PathBuf>,
+    pub live: Live,
+    /// Write what the probe saw here (one submission only).
+    pub save_probe: Option<PathBuf>,
+}
+
+/// One submission's sources, as read.
+pub struct Read {
+    /// The submission's files, by name.
+    pub artifacts: HashMap<String, Artifact>,
+    /// The grader's own validation of each file the spec validates, by name.
+    pub validations: HashMap<String, Slot>,
+    /// The live view, if the spec has a live source.
+    pub live: Option<live::Acquired>,
+    /// How long validating and the live view took; zero when neither was asked for.
+    pub envoy_time: Duration,
+}
+
+/// A run's sources, shared by its submissions: params, lab files (read once), where
+/// Envoy is, and the Envoy validation cache.
+pub struct Sources<'s> {
+    spec: &'s Spec,
+    params: Params,
+    /// Lab sources, read and converted to jaq's form once a run.
+    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
+    envoy: Result<PathBuf, String>,
+    /// Validations already made this run, by file name and content (`validation.rs`).
+    cache: validate::Cache,
+    opts: Options,
+}
+
+impl<'s> Sources<'s> {
+    pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Sources<'s> {
+        let envoy = if opts.no_envoy {
+            Err("not used (--no-envoy)".into())
+        } else {
+            crate::envoy::binary::locate(opts.envoy.as_deref())
+        };
+        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
+        let lab = lab::read_all(spec, &params);
+        Sources { spec, params, lab, envoy, cache, opts }
+    }
+
+    /// Lab files that could not be read (a set-up problem, not the student's).
+    pub fn lab_problems(&self) -> Vec<String> {
+        self.lab
+            .values()
+            .filter_map(|slot| match slot {
+                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The value of the spec's param `i`, as its jq variable holds it.
+    pub fn param(&self, i: usize) -> Slot {
+        self.params.slot(self.spec, i)
+    }
+
+    /// One submission's sources: its files first, then what Envoy makes of them.
+    pub fn read(&self, dir: &Path) -> Read {
+        let artifacts = artifacts::load_all(self.spec, dir);
+        let envoy_start = Instant::now();
+        let validations = validation::all(self, &artifacts);
+        let live = live::acquire(self, &artifacts, dir);
+        let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
+        Read { artifacts, validations, live, envoy_time }
+    }
+
+    /// The value of the jq variable a source names, for the submission `read`, in jaq's
+    /// form; and whether it comes from the submission (what is derived from it is then
+    /// the student's to answer for).
+    pub fn value(&self, read: &Read, source: &Source) -> (Result<jaq_json::Val, Unavailable>, bool) {
+        let jaq = |slot: Slot| slot.map(|v| crate::jq::convert::to_jaq(&v));
+        match &source.kind {
+            SourceKind::Lab { .. } => (self.lab[&source.name].clone(), false),
+            SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(Unavailable::student), true),
+            SourceKind::EnvoyValidate { file } => (jaq(read.validations[file].clone()), true),
+            SourceKind::EnvoyAdmin { .. } => {
+                (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed")))), true)
+            }
+        }
+    }
+
+    // The two below are shared by validation.rs and live/ (to launch Envoy): both hand a
+    // submission's bootstrap to Envoy, and both skip or refuse it for the same reasons.
+
+    /// Envoy, or why it is not run.
+    fn envoy_path(&self) -> Result<&Path, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
+    }
+
+    /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
+    fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
+        if self.opts.no_envoy {
+            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+        }
+        let data = artifact.data().map_err(Unavailable::student)?;
+        screen::screen(data).map_err(|reasons| {
+            const SHOWN: usize = 3;
+            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
+            if reasons.len() > SHOWN {
+                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
+            }
+            Unavailable::student(format!(
+                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
+                artifact.name
+            ))
+        })?;
+        Ok(data.clone())
+    }
+}

@@ -1,0 +1,55 @@
+//! The grader's own `envoy --mode validate` of a submission file.
+//!
+//! Each file the spec validates (for a source or a check) is validated once, all of
+//! them at once, through the run's cache: a file whose name and content were already
+//! validated in this run (by another submission) is not handed to Envoy again.
+
+use super::artifacts::Artifact;
+use super::Sources;
+use crate::derive::{Slot, Unavailable};
+use crate::spec::{CheckKind, SourceKind};
+use std::collections::HashMap;
+
+/// Every validation the spec asks for, run at once (they are independent).
+pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
+    let mut files: Vec<&str> = Vec::new();
+    for s in &sources.spec.sources {
+        if let SourceKind::EnvoyValidate { file } = &s.kind {
+            files.push(file);
+        }
+    }
+    for c in &sources.spec.checks {
+        if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
+            files.push(&c.file);
+        }
+    }
+    files.sort();
+    files.dedup();
+    if sources.opts.no_envoy || sources.envoy.is_err() || files.len() < 2 {
+        // Nothing to wait for in parallel: no Envoy will run, or only once.
+        return files.iter().map(|f| (f.to_string(), one(sources, &artifacts[*f]))).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .iter()
+            .map(|f| {
+                let artifact = &artifacts[*f];
+                (f.to_string(), scope.spawn(move || one(sources, artifact)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(Unavailable::grader("the validation thread failed")))))
+            .collect()
+    })
+}
+
+fn one(sources: &Sources, artifact: &Artifact) -> Slot {
+    let data = sources.envoy_input(artifact)?;
+    sources.envoy_path()?;
+    sources
+        .cache
+        .validate(&artifact.name, &data)
+        .map(|v| v.to_value(&artifact.name))
+        .map_err(Unavailable::grader)
+}
