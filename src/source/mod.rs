@@ -74,13 +74,17 @@ impl<'s> Sources<'s> {
 
     /// Lab files that could not be read (a set-up problem, not the student's).
     pub fn lab_problems(&self) -> Vec<String> {
-        self.lab
+        let mut problems: Vec<String> = self
+            .lab
             .values()
             .filter_map(|slot| match slot {
                 Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
-            .collect()
+            .collect();
+        // The same order every run (the map has none), so CI logs compare.
+        problems.sort();
+        problems
     }
 
     /// The value of the spec's param `i`, as its jq variable holds it.
