@@ -74,6 +74,11 @@ fn output_without_envoys_words_says_stderr_was_lost() {
     let c = Copy::sample();
     c.write("05-typo.txt", "rc=1\n");
     says(&c, "typo_txt.names_cluster", &["holds only the exit code", "stderr"]);
+    // Output that is there, just not the rejection wanted, is not said to be missing.
+    let c = Copy::sample();
+    let typo = c.read("05-typo.txt").replace("istiod-xds", "istiod-xdz");
+    c.write("05-typo.txt", &typo);
+    assert!(!why(&c, "typo_txt.names_cluster").contains("only the exit code"));
 }
 
 #[test]

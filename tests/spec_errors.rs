@@ -147,3 +147,10 @@ fn defs_are_checked_for_whole_variable_names() {
     // jaq, which compiles `defs` without the spec's variables, says so too.
     assert_eq!(e, ["bad.yaml:10:38: `defs` may not use spec variables such as `$env`", "bad.yaml:10:1: defs: jq: undefined variable `$env`"]);
 }
+
+#[test]
+fn one_file_is_read_in_one_format() {
+    let e = spec_errors(&format!("{HEAD}sources:\n  a: {{file: r.txt, format: kv}}\n  b: {{file: r.txt, format: text}}\nchecks: []\n"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].ends_with("source `b` reads r.txt in another format than source `a`; a submission file has one format"), "{e:?}");
+}

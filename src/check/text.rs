@@ -16,7 +16,8 @@ pub fn contains(cx: &Cx, expect: crate::jq::ExprId) -> Verdict {
     let exp = need!(expected(cx, expect));
     let needle = value_text(&exp);
     let line = text.find(&needle).map(|at| text[..at].matches('\n').count() + 1);
-    let v = Verdict::judge(line.is_some(), "the expected text is not in the file").expected(exp).wrong_value();
+    let mut v = Verdict::judge(line.is_some(), "the expected text is not in the file").expected(exp).wrong_value();
+    v.slip = only_exit_code(&text);
     match line {
         Some(l) => v.line(l),
         None => v,
@@ -38,11 +39,33 @@ pub fn matches(cx: &Cx, pattern: &Want) -> Verdict {
         }
     };
     let line = need!(compiled(pattern, &text)).find(&text).map(|at| text[..at].matches('\n').count() + 1);
-    let v = Verdict::judge(line.is_some(), "no part of the file has the expected form")
+    let mut v = Verdict::judge(line.is_some(), "no part of the file has the expected form")
         .expected(Value::String(format!("text matching /{pattern}/")))
         .wrong_value();
+    v.slip = only_exit_code(&text);
     match line {
         Some(l) => v.line(l),
         None => v,
+    }
+}
+
+/// A file that holds nothing but `rc=` lines lacks what the command printed: said
+/// plainly, since "not in the file" alone sends the student looking at the wrong part.
+fn only_exit_code(text: &str) -> Option<String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    let only_rc = lines.peek().is_some() && lines.all(|l| l.starts_with("rc=") || l.starts_with("rc ="));
+    only_rc.then(|| "the file holds only the exit code, not what the command printed (its errors go to stderr: 2>&1 keeps them)".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::only_exit_code;
+
+    #[test]
+    fn a_file_of_only_rc_lines_is_named() {
+        assert!(only_exit_code("rc=1\n").is_some());
+        assert!(only_exit_code("\nrc = 1\r\n\n").is_some());
+        assert!(only_exit_code("[critical] error ...\nrc=1\n").is_none());
+        assert!(only_exit_code("").is_none());
     }
 }

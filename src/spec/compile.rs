@@ -232,6 +232,17 @@ fn sources(cx: &mut Ctx, file: &SpecFile, params: &[Param]) -> Vec<Source> {
             continue;
         }
         let kind = source_kind(cx, name, &anchor, s, params);
+        // A submission file is read once, in one format: a second source reading it
+        // otherwise would silently get the first one's data.
+        if let Some(SourceKind::Submission { file, format }) = &kind {
+            let other = out.iter().find_map(|o: &Source| match &o.kind {
+                SourceKind::Submission { file: f, format: g } if f == file && g != format => Some(o.name.clone()),
+                _ => None,
+            });
+            if let Some(other) = other {
+                cx.err(Some(&anchor), "", format!("source `{name}` reads {file} in another format than source `{other}`; a submission file has one format"));
+            }
+        }
         if let Some(kind) = kind {
             out.push(Source { name: name.clone(), kind });
         }
