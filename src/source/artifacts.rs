@@ -33,8 +33,14 @@ impl Artifact {
         Artifact::from(name, format, input::file::read_submission(dir, name))
     }
 
-    /// The same file with other text: what a check would say of it (see check::look_alike).
+    /// The same file with other text, for the checks that read text (see
+    /// check::look_alike). A YAML or JSON file is not parsed again: those checks never
+    /// look at its data, and a hostile 1 MiB file would be parsed once per line tried.
     pub fn with_text(&self, text: String) -> Artifact {
+        if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
+            let data = Some(Err(format!("{} was not parsed again", self.name)));
+            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default() };
+        }
         Artifact::from(&self.name, self.format, Ok(text))
     }
 
