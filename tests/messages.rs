@@ -123,3 +123,10 @@ fn a_value_off_by_a_common_slip_names_the_slip() {
     c.write("bootstrap.yaml", "node:\n\tid: x\n");
     says(&c, "bootstrap.exists", &["a line is indented with a tab, where YAML needs spaces"]);
 }
+
+#[test]
+fn a_json_difference_is_said_against_its_source_and_place() {
+    let c = Copy::sample();
+    c.edit("06-node.json", "\"mesh-payments\"", "\"mesh-x\"");
+    says(&c, "node.matches_bootstrap", &["06-node.json is not the node of your bootstrap.yaml: `.metadata.MESH_ID` has another value"]);
+}

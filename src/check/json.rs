@@ -25,7 +25,7 @@ pub fn run(cx: &Cx, path: Option<ExprId>, expect: ExprId, subset: bool) -> Verdi
         None => (Verdict::pass().expected(exp).found(found), detail),
         // Show the values where they part, not two whole documents.
         Some(d) => {
-            let mut v = Verdict::fail(d.sentence());
+            let mut v = Verdict::fail(d.sentence()).wrong_value();
             if let Some(e) = exp.pointer(&d.pointer) {
                 v = v.expected(e.clone());
             }

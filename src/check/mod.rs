@@ -177,11 +177,17 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
 
 /// A spec's sentence with `{found}` made the value found (the student's own, so never
 /// an answer).
+/// `{said}`, the kind's own sentence (a JSON comparison's "`.metadata.MESH_ID` has
+/// another value" names a place in the student's file, so no answer either).
 fn with_found(sentence: &str, v: &Verdict) -> String {
-    match &v.found {
+    let mut s = match &v.found {
         Some(f) if sentence.contains("{found}") => sentence.replace("{found}", &value_text(f)),
         _ => sentence.to_string(),
+    };
+    if s.contains("{said}") {
+        s = s.replace("{said}", &v.message);
     }
+    s
 }
 
 fn by_kind(check: &Check, cx: &Cx) -> Verdict {
