@@ -46,27 +46,24 @@ fn says(copy: &Copy, id: &str, parts: &[&str]) {
     }
 }
 
+/// The sample with `from` made `to` in `file`: the failure of `id` holds every one of `parts`.
+fn edited_says(file: &str, from: &str, to: &str, id: &str, parts: &[&str]) {
+    let c = Copy::sample();
+    c.edit(file, from, to);
+    says(&c, id, parts);
+}
+
 #[test]
 fn a_wrong_value_is_said_against_what_it_is_compared_with() {
-    let c = Copy::sample();
-    c.edit("01-args.txt", "role=sidecar", "role=router");
-    says(&c, "args.role", &["role= is not the second argument of istio-proxy in your inject.yaml"]);
-    let c = Copy::sample();
-    c.edit("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE");
-    says(&c, "report.ready_body", &["does not match ready_body= in your 06-ready.txt"]);
-    let c = Copy::sample();
-    c.edit("06-ready.txt", "ready_code=503", "ready_code=HTTP 503");
-    says(&c, "ready.code_form", &["not a three-digit HTTP status code"]);
+    edited_says("01-args.txt", "role=sidecar", "role=router", "args.role", &["role= is not the second argument of istio-proxy in your inject.yaml"]);
+    edited_says("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE", "report.ready_body", &["does not match ready_body= in your 06-ready.txt"]);
+    edited_says("06-ready.txt", "ready_code=503", "ready_code=HTTP 503", "ready.code_form", &["not a three-digit HTTP status code"]);
 }
 
 #[test]
 fn a_key_written_another_way_is_pointed_at() {
-    let c = Copy::sample();
-    c.edit("01-args.txt", "role=sidecar", "role: sidecar");
-    says(&c, "args.role", &["line 1 reads `role: sidecar`", "write `role=` and the value at the start of a line"]);
-    let c = Copy::sample();
-    c.edit("02-env.txt", "CA_ADDR=", "export CA_ADDR=");
-    says(&c, "env.ca_addr", &["reads `export CA_ADDR="]);
+    edited_says("01-args.txt", "role=sidecar", "role: sidecar", "args.role", &["line 1 reads `role: sidecar`", "write `role=` and the value at the start of a line"]);
+    edited_says("02-env.txt", "CA_ADDR=", "export CA_ADDR=", "env.ca_addr", &["reads `export CA_ADDR="]);
 }
 
 #[test]
@@ -113,12 +110,8 @@ fn explanations_in_other_list_forms_are_named() {
 
 #[test]
 fn a_value_off_by_a_common_slip_names_the_slip() {
-    let c = Copy::sample();
-    c.edit("01-args.txt", "role=sidecar", "role=\"sidecar\"");
-    says(&c, "args.role", &["the value is in quotes; write it without them"]);
-    let c = Copy::sample();
-    c.edit("02-env.txt", "fieldRef:metadata.namespace", "fieldRef: metadata.namespace");
-    says(&c, "env.pod_namespace", &["differs only in spaces"]);
+    edited_says("01-args.txt", "role=sidecar", "role=\"sidecar\"", "args.role", &["the value is in quotes; write it without them"]);
+    edited_says("02-env.txt", "fieldRef:metadata.namespace", "fieldRef: metadata.namespace", "env.pod_namespace", &["differs only in spaces"]);
     let c = Copy::sample();
     c.write("bootstrap.yaml", "node:\n\tid: x\n");
     says(&c, "bootstrap.exists", &["a line is indented with a tab, where YAML needs spaces"]);
@@ -126,7 +119,5 @@ fn a_value_off_by_a_common_slip_names_the_slip() {
 
 #[test]
 fn a_json_difference_is_said_against_its_source_and_place() {
-    let c = Copy::sample();
-    c.edit("06-node.json", "\"mesh-payments\"", "\"mesh-x\"");
-    says(&c, "node.matches_bootstrap", &["06-node.json is not the node of your bootstrap.yaml: `.metadata.MESH_ID` has another value"]);
+    edited_says("06-node.json", "\"mesh-payments\"", "\"mesh-x\"", "node.matches_bootstrap", &["06-node.json is not the node of your bootstrap.yaml: `.metadata.MESH_ID` has another value"]);
 }

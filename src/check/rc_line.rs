@@ -22,7 +22,8 @@ pub fn run(cx: &Cx, want: &RcWant) -> Verdict {
     judge_rc(cx, want, rc, "the exit code is 0, but this command is meant to fail", why).found(found).line(line_no)
 }
 
-fn parse_rc(line: &str) -> Option<i64> {
+/// `rc=N` (spaces around `=` allowed): N. Also how a text check tells a file of only exit codes.
+pub(super) fn parse_rc(line: &str) -> Option<i64> {
     let (k, v) = line.split_once('=')?;
     if k.trim() != "rc" {
         return None;

@@ -53,7 +53,7 @@ pub fn matches(cx: &Cx, pattern: &Want) -> Verdict {
 /// plainly, since "not in the file" alone sends the student looking at the wrong part.
 fn only_exit_code(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
-    let only_rc = lines.peek().is_some() && lines.all(|l| l.starts_with("rc=") || l.starts_with("rc ="));
+    let only_rc = lines.peek().is_some() && lines.all(|l| super::rc_line::parse_rc(l).is_some());
     only_rc.then(|| "the file holds only the exit code, not what the command printed (its errors go to stderr: 2>&1 keeps them)".to_string())
 }
 
