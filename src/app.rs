@@ -9,7 +9,7 @@ use crate::report;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
-use crate::spec::{Regexes, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,12 +38,12 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     }
 }
 
-fn load_spec(source: &SpecSource, regexes: Regexes) -> Result<Spec, String> {
+fn load_spec(source: &SpecSource, load: Load) -> Result<Spec, String> {
     let loaded = match &source.spec {
-        None => Spec::builtin_with(regexes),
+        None => Spec::builtin_with(load),
         Some(_) => {
             let (text, name) = spec_text(source)?;
-            Spec::load_with(&text, &name, regexes)
+            Spec::load_with(&text, &name, load)
         }
     };
     loaded.map_err(|errs| {
@@ -63,8 +63,8 @@ fn spec(args: SpecArgs) -> u8 {
         };
     }
     // Checking a spec is the place to find every mistake, a regex too large included;
-    // grading compiles a regex only when a check first uses it.
-    let spec = match load_spec(&args.source, Regexes::Compiled) {
+    // grading compiles a regex only when a check first uses it (see `Load`).
+    let spec = match load_spec(&args.source, Load::Full) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -85,11 +85,12 @@ fn grade(args: GradeArgs) -> u8 {
         let off = if args.no_live { "--no-live" } else { "--no-envoy" };
         return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
     }
-    let spec = match load_spec(&args.source, Regexes::Parsed) {
+    let spec = match load_spec(&args.source, Load::Grading) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    timings.lap("load and compile the spec");
+    // The built-in spec's jq may still be compiling on the other core: see `Load`.
+    timings.lap("load the spec");
     let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -122,7 +123,11 @@ fn grade(args: GradeArgs) -> u8 {
         None => crate::parallel::cores(),
     };
     let results = batch::grade_all(&grader, &dirs, jobs);
-
+    // Compiled ahead, the built-in spec's jq cannot fail unless the binary is broken;
+    // should it, every expression said so, and no such result is told.
+    if !spec.program.compiled() {
+        return fail(crate::jq::NOT_COMPILED);
+    }
     timings.lap("grade");
     let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());

@@ -11,6 +11,7 @@
 //! parsed. Only when that fails is the same program put together as text, whose errors
 //! jaq can place.
 
+mod ahead;
 pub mod convert;
 mod lookup;
 mod prebuilt;
@@ -46,7 +47,7 @@ pub struct ExprError {
 }
 
 pub struct Program {
-    filter: jaq_core::Filter<Data>,
+    filter: ahead::Ahead,
     exprs: Vec<ExprSrc>,
     deps: Vec<BTreeSet<usize>>,
     globals: Vec<String>,
@@ -78,16 +79,31 @@ impl ProgramBuilder {
         let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
         let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
         if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
-            return Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups });
+            return Ok(Program { filter: ahead::Ahead::ready(filter), exprs: self.exprs, deps, globals: globals.to_vec(), lookups });
         }
         // The text form is needed only when the trees fail: jaq places its errors.
         let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
-            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups }),
+            Ok(filter) => Ok(Program { filter: ahead::Ahead::ready(filter), exprs: self.exprs, deps, globals: globals.to_vec(), lookups }),
             // Only on failure: compile each expression alone, so every error names its own.
             Err(whole) => Err(self.locate_errors(defs, &names, &prefixes, &starts, whole)),
         }
+    }
+
+    /// [`ProgramBuilder::build`], with the filter compiled on another thread while the
+    /// caller goes on (see `ahead.rs`), when every expression and the defs are the
+    /// built-in spec's, parsed at build time. Any other jq is built here and now.
+    pub fn build_ahead(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
+        if prebuilt::defs(defs).is_none() || !self.exprs.iter().all(|e| prebuilt::has(&e.code)) {
+            return self.build(defs, globals);
+        }
+        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
+        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
+        let (defs_owned, exprs, deps_owned, globals_owned) = (defs.to_string(), self.exprs.clone(), deps.clone(), globals.to_vec());
+        let filter = ahead::Ahead::spawn(move || compile_trees(&defs_owned, &exprs, &deps_owned, &globals_owned, &names));
+        Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups })
     }
 
     fn locate_errors(
@@ -311,7 +327,16 @@ pub enum Outcome {
     Error(String),
 }
 
+/// Said of every expression when the spec's jq, compiled ahead, did not compile.
+pub const NOT_COMPILED: &str = "the built-in spec's jq did not compile";
+
 impl Program {
+    /// Whether the filter compiled (waiting for it, when it is compiled ahead). Every
+    /// run of a program that did not is an error, and its results are not to be told.
+    pub fn compiled(&self) -> bool {
+        self.filter.get().is_some()
+    }
+
     pub fn expr(&self, id: ExprId) -> &ExprSrc {
         &self.exprs[id.0]
     }
@@ -348,8 +373,11 @@ impl Program {
     /// [`Program::run`] through jaq, whatever the expression.
     fn run_jaq(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
         let all = [vars.clone(), found, expected, Val::from(id.0 as isize)];
-        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new(all));
-        let mut outputs = self.filter.id.run((ctx, input));
+        let Some(filter) = self.filter.get() else {
+            return Outcome::Error(NOT_COMPILED.into());
+        };
+        let ctx = Ctx::<Data>::new(&filter.lut, Vars::new(all));
+        let mut outputs = filter.id.run((ctx, input));
         match outputs.next() {
             None => Outcome::Empty,
             Some(Ok(v)) => Outcome::Value(v),
@@ -389,6 +417,27 @@ mod tests {
         assert_eq!(value(run(1)), json!(11));
         assert!(matches!(run(2), Outcome::Empty));
         assert!(matches!(run(3), Outcome::Error(m) if m == "nope"));
+    }
+
+    #[test]
+    fn the_builtin_spec_compiles_ahead_and_runs_as_compiled_now() {
+        let ahead = crate::spec::Spec::builtin().unwrap();
+        let now = crate::spec::Spec::builtin_with(crate::spec::Load::Full).unwrap();
+        assert!(ahead.program.filter.threaded(), "grading sends the built-in spec's jq ahead");
+        assert!(!now.program.filter.threaded(), "a spec being checked is compiled at once");
+        assert!(ahead.program.compiled() && now.program.compiled());
+        let vars = Program::vars(&vec![Val::from(1isize); ahead.program.globals().len()]);
+        for i in 0..ahead.program.exprs.len() {
+            let run = |p: &Program| format!("{:?}", p.run_jaq(ExprId(i), &vars, Val::Null, Val::Null, Val::Null));
+            assert_eq!(run(&ahead.program), run(&now.program), "{}", ahead.program.exprs[i].code);
+        }
+    }
+
+    #[test]
+    fn other_jq_is_compiled_at_once_with_its_errors() {
+        let mut b = ProgramBuilder::default();
+        b.add("$a | . +", "bad".into());
+        assert!(b.build_ahead("", &["a".to_string()]).is_err());
     }
 
     #[test]
@@ -436,7 +485,7 @@ mod tests {
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
         let trees = compile_trees(defs, &b.exprs, &deps, &globals, &names).expect("trees compile");
         let text = compile(&assemble(defs, &b.exprs, &prefixes).0, &names).expect("text compiles");
-        let program = |filter| Program { filter, exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone(), lookups: vec![None; b.exprs.len()] };
+        let program = |filter| Program { filter: ahead::Ahead::ready(filter), exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone(), lookups: vec![None; b.exprs.len()] };
         let (trees, text) = (program(trees), program(text));
         let vars = Program::vars(&[Val::from(3isize), Val::from(4isize), Val::from(5isize)]);
         let inputs = [serde_json::json!({"x": "AbC"}), serde_json::json!([1, 2, 3]), serde_json::json!(null)];

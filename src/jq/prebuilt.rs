@@ -21,6 +21,11 @@ pub fn term(code: &str) -> Option<Term<&'static str>> {
     TERMS.binary_search_by(|(text, _)| (*text).cmp(code)).ok().map(|i| (TERMS[i].1)())
 }
 
+/// Whether the built-in spec has the expression `code`.
+pub fn has(code: &str) -> bool {
+    TERMS.binary_search_by(|(text, _)| (*text).cmp(code)).is_ok()
+}
+
 /// The definitions `code`, if they are the built-in spec's `defs`.
 pub fn defs(code: &str) -> Option<Vec<Def<&'static str>>> {
     DEFS.filter(|(text, _)| *text == code).map(|(_, build)| build())

@@ -9,7 +9,7 @@ use crate::jq::{ProgramBuilder, EXPECTED, FOUND};
 struct Ctx<'a> {
     text: &'a str,
     name: &'a str,
-    regexes: Regexes,
+    load: Load,
     errors: Vec<SpecError>,
 }
 
@@ -26,18 +26,18 @@ struct Origin {
     code: String,
 }
 
-pub(super) fn compile(text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
+pub(super) fn compile(text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
     let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
     })?;
-    from_model(file, text, name, regexes)
+    from_model(file, text, name, load)
 }
 
 /// Compile a spec already read; `text` is its YAML, for error positions.
-pub(super) fn from_model(file: SpecFile, text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
-    let mut cx = Ctx { text, name, regexes, errors: Vec::new() };
+pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
+    let mut cx = Ctx { text, name, load, errors: Vec::new() };
 
     let globals = names(&mut cx, &file);
     if file.steps.is_empty() {
@@ -115,7 +115,11 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, regexes: Regexe
         }
     }
 
-    let program = match builder.build(&file.defs, &globals) {
+    let built = match cx.load {
+        Load::Grading => builder.build_ahead(&file.defs, &globals),
+        Load::Full => builder.build(&file.defs, &globals),
+    };
+    let program = match built {
         Ok(p) => Some(p),
         Err(errs) => {
             for e in errs {
@@ -351,15 +355,15 @@ fn check_kind(
         v.clone()
     };
     let regex = |cx: &mut Ctx, r: &str| match Pattern::new(r, false) {
-        Ok(re) => match cx.regexes {
-            Regexes::Compiled => match re.compile_fully() {
+        Ok(re) => match cx.load {
+            Load::Full => match re.compile_fully() {
                 Ok(()) => Some(re),
                 Err(e) => {
                     cx.err(Some(anchor), r, format!("check `{}`: `matches` does not compile: {e}", c.id));
                     None
                 }
             },
-            Regexes::Parsed => Some(re),
+            Load::Grading => Some(re),
         },
         Err(e) => {
             cx.err(Some(anchor), r, format!("check `{}`: `matches` is not a valid regex: {e}", c.id));

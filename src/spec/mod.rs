@@ -145,38 +145,40 @@ impl fmt::Display for SpecError {
     }
 }
 
-/// How far a spec's regexes are taken when it loads.
+/// How much of a spec's compiling is done before its load returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Regexes {
-    /// Parsed, and compiled when a check first uses them: what grading needs, and fast.
-    Parsed,
-    /// Also compiled in full, so that every error a regex can give is found now (one too
-    /// large to compile, say): what `labcheck spec`, the check of a spec, needs.
-    Compiled,
+pub enum Load {
+    /// What grading needs, when it needs it: regexes are parsed, and compiled when a
+    /// check first uses them; the built-in spec's jq, known to compile, is compiled on
+    /// another core while the grader reads its input (see `jq/ahead.rs`).
+    Grading,
+    /// Everything, now, so that every error a spec can give is found (a regex too large
+    /// to compile, say): what `labcheck spec`, the check of a spec, needs.
+    Full,
 }
 
 impl Spec {
     /// Parse and compile a spec; `name` is how errors refer to the file.
     pub fn load(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
-        Spec::load_with(text, name, Regexes::Parsed)
+        Spec::load_with(text, name, Load::Grading)
     }
 
-    pub fn load_with(text: &str, name: &str, regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
-        compile::compile(text, name, regexes)
+    pub fn load_with(text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
+        compile::compile(text, name, load)
     }
 
     /// The built-in spec. Its JSON form is read when it is there and sound; any
     /// trouble falls back to the YAML, whose errors have positions.
     pub fn builtin() -> Result<Spec, Vec<SpecError>> {
-        Spec::builtin_with(Regexes::Parsed)
+        Spec::builtin_with(Load::Grading)
     }
 
-    pub fn builtin_with(regexes: Regexes) -> Result<Spec, Vec<SpecError>> {
+    pub fn builtin_with(load: Load) -> Result<Spec, Vec<SpecError>> {
         if let Ok(file) = serde_json::from_str::<model::SpecFile>(DEFAULT_SPEC_JSON)
-            && let Ok(spec) = compile::from_model(file, DEFAULT_SPEC, DEFAULT_SPEC_NAME, regexes) {
+            && let Ok(spec) = compile::from_model(file, DEFAULT_SPEC, DEFAULT_SPEC_NAME, load) {
                 return Ok(spec);
             }
-        Spec::load_with(DEFAULT_SPEC, DEFAULT_SPEC_NAME, regexes)
+        Spec::load_with(DEFAULT_SPEC, DEFAULT_SPEC_NAME, load)
     }
 
     pub fn param(&self, name: &str) -> Option<usize> {
@@ -243,7 +245,7 @@ mod tests {
     #[test]
     fn the_builtin_json_form_is_used() {
         let file = serde_json::from_str::<super::model::SpecFile>(super::DEFAULT_SPEC_JSON).unwrap();
-        let spec = super::compile::from_model(file, super::DEFAULT_SPEC, super::DEFAULT_SPEC_NAME, super::Regexes::Compiled);
+        let spec = super::compile::from_model(file, super::DEFAULT_SPEC, super::DEFAULT_SPEC_NAME, super::Load::Full);
         assert!(spec.is_ok(), "{}", spec.err().unwrap()[0]);
     }
 }

@@ -1,0 +1,144 @@
+//! A filter compiled on the other core while the grader reads its input.
+//!
+//! Compiling the built-in spec's jq is a quarter of grading one submission and needs
+//! nothing the submission holds; reading the lab files and the submission needs nothing
+//! jaq compiles. So the two run at once, and the first expression run waits for the
+//! filter. Only jq known to compile is sent ahead (the built-in spec's, parsed at build
+//! time and compiled by its tests): any other spec is compiled before grading starts, so
+//! that its mistakes are told first, with their places.
+
+use super::Data;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+
+type Filter = jaq_core::Filter<Data>;
+
+/// jaq's filter: compiled, or being compiled on another thread.
+pub struct Ahead {
+    filter: OnceLock<Option<Filter>>,
+    compiling: Mutex<Option<JoinHandle<Option<Filter>>>>,
+    /// Whether a thread was started (for the tests, which make sure the built-in spec's
+    /// jq does go ahead).
+    threaded: bool,
+}
+
+impl Ahead {
+    pub fn ready(filter: Filter) -> Ahead {
+        Ahead { filter: OnceLock::from(Some(filter)), compiling: Mutex::new(None), threaded: false }
+    }
+
+    /// `compile` on a thread of its own, on another CPU; where no thread can be had,
+    /// here and now.
+    pub fn spawn(compile: impl FnOnce() -> Option<Filter> + Send + 'static) -> Ahead {
+        let away = others();
+        // A failed spawn drops what it was given: the job is shared so that it can be
+        // taken back and run here.
+        let job = Arc::new(Mutex::new(Some(compile)));
+        let theirs = Arc::clone(&job);
+        let spawned = std::thread::Builder::new().name("jq-compile".into()).spawn(move || {
+            // Started ahead of its parent on the parent's CPU, it moves itself.
+            if let Some(set) = &away {
+                move_to(0, set);
+            }
+            let compile = theirs.lock().ok()?.take()?;
+            compile()
+        });
+        match spawned {
+            Ok(handle) => {
+                // Queued behind its parent on the parent's CPU, it is moved from here.
+                if let Some(set) = &away {
+                    use std::os::unix::thread::JoinHandleExt;
+                    move_to(handle.as_pthread_t(), set);
+                }
+                Ahead { filter: OnceLock::new(), compiling: Mutex::new(Some(handle)), threaded: true }
+            }
+            Err(_) => {
+                let compile = job.lock().ok().and_then(|mut j| j.take());
+                Ahead { filter: OnceLock::from(compile.and_then(|c| c())), compiling: Mutex::new(None), threaded: false }
+            }
+        }
+    }
+
+    /// The filter, waiting for its thread if need be; `None` when it did not compile.
+    pub fn get(&self) -> Option<&Filter> {
+        self.filter
+            .get_or_init(|| {
+                let handle = self.compiling.lock().ok()?.take()?;
+                handle.join().ok().flatten()
+            })
+            .as_ref()
+    }
+
+    pub fn threaded(&self) -> bool {
+        self.threaded
+    }
+}
+
+// Linux starts a new thread on its parent's CPU, and an idle CPU takes one of the two
+// over only when load is next balanced, some milliseconds on: longer than a whole
+// grading. Until then the two take turns and nothing runs at once, so the compiling
+// thread is sent to another CPU the process may use, if there is one.
+
+/// The CPUs this process may use, but for the one this thread is on; `None` if none.
+fn others() -> Option<libc::cpu_set_t> {
+    // SAFETY: plain calls that fill a cpu_set_t of our own.
+    unsafe {
+        let here = libc::sched_getcpu();
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if here < 0 || libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        libc::CPU_CLR(here as usize, &mut set);
+        (libc::CPU_COUNT(&set) > 0).then_some(set)
+    }
+}
+
+/// Let the thread `thread` (0: this one) run only on `set`. Failing is harmless: the
+/// thread then runs where it is, which is only slower.
+fn move_to(thread: libc::pthread_t, set: &libc::cpu_set_t) {
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: `set` is a whole cpu_set_t; `thread` is joinable (its handle is held) or
+    // this thread.
+    unsafe {
+        if thread == 0 {
+            libc::sched_setaffinity(0, size, set);
+        } else {
+            libc::pthread_setaffinity_np(thread, size, set);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compiled(code: &'static str) -> impl FnOnce() -> Option<Filter> + Send + 'static {
+        move || super::super::compile(code, &[]).ok()
+    }
+
+    #[test]
+    fn a_filter_compiled_ahead_is_there_when_asked_for_from_any_thread() {
+        let ahead = Ahead::spawn(compiled(". + 1"));
+        assert!(ahead.threaded());
+        // Several threads asking at once (a batch's workers) all get the one filter.
+        let got: Vec<bool> = std::thread::scope(|s| {
+            let asks: Vec<_> = (0..4).map(|_| s.spawn(|| ahead.get().is_some())).collect();
+            asks.into_iter().map(|a| a.join().unwrap()).collect()
+        });
+        assert_eq!(got, [true; 4]);
+    }
+
+    #[test]
+    fn a_compile_that_fails_or_panics_ahead_gives_no_filter() {
+        assert!(Ahead::spawn(compiled("if . then")).get().is_none());
+        assert!(Ahead::spawn(|| -> Option<Filter> { panic!("a broken compile") }).get().is_none());
+    }
+
+    #[test]
+    fn the_other_cpus_leave_out_this_one() {
+        let Some(set) = others() else { return assert!(std::thread::available_parallelism().map_or(true, |n| n.get() < 2)) };
+        // SAFETY: reads a cpu_set_t of our own.
+        let here = unsafe { libc::sched_getcpu() };
+        assert!(here >= 0 && !unsafe { libc::CPU_ISSET(here as usize, &set) });
+    }
+}
