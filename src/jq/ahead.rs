@@ -17,14 +17,11 @@ type Filter = jaq_core::Filter<Data>;
 pub struct Ahead {
     filter: OnceLock<Option<Filter>>,
     compiling: Mutex<Option<JoinHandle<Option<Filter>>>>,
-    /// Whether a thread was started (for the tests, which make sure the built-in spec's
-    /// jq does go ahead).
-    threaded: bool,
 }
 
 impl Ahead {
     pub fn ready(filter: Filter) -> Ahead {
-        Ahead { filter: OnceLock::from(Some(filter)), compiling: Mutex::new(None), threaded: false }
+        Ahead { filter: OnceLock::from(Some(filter)), compiling: Mutex::new(None) }
     }
 
     /// `compile` on a thread of its own, on another CPU; where no thread can be had,
@@ -50,11 +47,11 @@ impl Ahead {
                     use std::os::unix::thread::JoinHandleExt;
                     move_to(handle.as_pthread_t(), set);
                 }
-                Ahead { filter: OnceLock::new(), compiling: Mutex::new(Some(handle)), threaded: true }
+                Ahead { filter: OnceLock::new(), compiling: Mutex::new(Some(handle)) }
             }
             Err(_) => {
                 let compile = job.lock().ok().and_then(|mut j| j.take());
-                Ahead { filter: OnceLock::from(compile.and_then(|c| c())), compiling: Mutex::new(None), threaded: false }
+                Ahead { filter: OnceLock::from(compile.and_then(|c| c())), compiling: Mutex::new(None) }
             }
         }
     }
@@ -69,8 +66,11 @@ impl Ahead {
             .as_ref()
     }
 
+    /// Whether a thread is compiling the filter and nobody has waited for it yet (for
+    /// the tests, which make sure the built-in spec's jq does go ahead).
+    #[cfg(test)]
     pub fn threaded(&self) -> bool {
-        self.threaded
+        self.compiling.lock().is_ok_and(|c| c.is_some())
     }
 }
 
