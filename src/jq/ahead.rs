@@ -24,36 +24,41 @@ impl Ahead {
         Ahead { filter: OnceLock::from(Some(filter)), compiling: Mutex::new(None) }
     }
 
-    /// `compile` on a thread of its own, on another CPU; where no thread can be had,
-    /// here and now.
+    /// `compile` on a thread of its own, on another CPU; where there is no other CPU to
+    /// use, or no thread to be had, here and now (taking turns with a thread on one CPU
+    /// would only add the thread's cost).
     pub fn spawn(compile: impl FnOnce() -> Option<Filter> + Send + 'static) -> Ahead {
-        let away = others();
+        let Some(away) = others() else {
+            return Ahead::here(compile);
+        };
         // A failed spawn drops what it was given: the job is shared so that it can be
         // taken back and run here.
         let job = Arc::new(Mutex::new(Some(compile)));
         let theirs = Arc::clone(&job);
         let spawned = std::thread::Builder::new().name("jq-compile".into()).spawn(move || {
             // Started ahead of its parent on the parent's CPU, it moves itself.
-            if let Some(set) = &away {
-                move_to(0, set);
-            }
+            move_to(0, &away);
             let compile = theirs.lock().ok()?.take()?;
             compile()
         });
         match spawned {
             Ok(handle) => {
                 // Queued behind its parent on the parent's CPU, it is moved from here.
-                if let Some(set) = &away {
-                    use std::os::unix::thread::JoinHandleExt;
-                    move_to(handle.as_pthread_t(), set);
-                }
+                use std::os::unix::thread::JoinHandleExt;
+                move_to(handle.as_pthread_t(), &away);
                 Ahead { filter: OnceLock::new(), compiling: Mutex::new(Some(handle)) }
             }
-            Err(_) => {
-                let compile = job.lock().ok().and_then(|mut j| j.take());
-                Ahead { filter: OnceLock::from(compile.and_then(|c| c())), compiling: Mutex::new(None) }
-            }
+            Err(_) => match job.lock().ok().and_then(|mut j| j.take()) {
+                Some(compile) => Ahead::here(compile),
+                None => Ahead { filter: OnceLock::from(None), compiling: Mutex::new(None) },
+            },
         }
+    }
+
+    /// `compile` run here; a panic in it is taken as on a thread, as no filter.
+    fn here(compile: impl FnOnce() -> Option<Filter>) -> Ahead {
+        let filter = std::panic::catch_unwind(std::panic::AssertUnwindSafe(compile)).ok().flatten();
+        Ahead { filter: OnceLock::from(filter), compiling: Mutex::new(None) }
     }
 
     /// The filter, waiting for its thread if need be; `None` when it did not compile.
@@ -119,7 +124,7 @@ mod tests {
     #[test]
     fn a_filter_compiled_ahead_is_there_when_asked_for_from_any_thread() {
         let ahead = Ahead::spawn(compiled(". + 1"));
-        assert!(ahead.threaded());
+        assert_eq!(ahead.threaded(), others().is_some(), "a thread exactly when another CPU can take it");
         // Several threads asking at once (a batch's workers) all get the one filter.
         let got: Vec<bool> = std::thread::scope(|s| {
             let asks: Vec<_> = (0..4).map(|_| s.spawn(|| ahead.get().is_some())).collect();

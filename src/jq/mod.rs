@@ -423,7 +423,8 @@ mod tests {
     fn the_builtin_spec_compiles_ahead_and_runs_as_compiled_now() {
         let ahead = crate::spec::Spec::builtin().unwrap();
         let now = crate::spec::Spec::builtin_with(crate::spec::Load::Full).unwrap();
-        assert!(ahead.program.filter.threaded(), "grading sends the built-in spec's jq ahead");
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert!(ahead.program.filter.threaded() || cpus < 2, "grading sends the built-in spec's jq ahead");
         assert!(!now.program.filter.threaded(), "a spec being checked is compiled at once");
         assert!(ahead.program.compiled() && now.program.compiled());
         let vars = Program::vars(&vec![Val::from(1isize); ahead.program.globals().len()]);
