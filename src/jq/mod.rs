@@ -75,9 +75,7 @@ impl ProgramBuilder {
 
     /// Compile all expressions at once. `globals` are the spec's variable names (no `$`).
     pub fn build(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
-        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
-        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
+        let (names, deps, lookups) = self.plan(globals);
         if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
             return Ok(Program { filter: ahead::Ahead::ready(filter), exprs: self.exprs, deps, globals: globals.to_vec(), lookups });
         }
@@ -91,6 +89,16 @@ impl ProgramBuilder {
         }
     }
 
+    /// What both builds need besides jaq's filter: the reserved variables' names, the
+    /// spec variables each expression uses, and which expressions run without jaq.
+    #[allow(clippy::type_complexity)]
+    fn plan(&self, globals: &[String]) -> (Vec<String>, Vec<BTreeSet<usize>>, Vec<Option<lookup::Lookup>>) {
+        let names = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        let deps = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
+        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
+        (names, deps, lookups)
+    }
+
     /// [`ProgramBuilder::build`], with the filter compiled on another thread while the
     /// caller goes on (see `ahead.rs`), when every expression and the defs are the
     /// built-in spec's, parsed at build time. Any other jq is built here and now.
@@ -98,9 +106,7 @@ impl ProgramBuilder {
         if prebuilt::defs(defs).is_none() || !self.exprs.iter().all(|e| prebuilt::has(&e.code)) {
             return self.build(defs, globals);
         }
-        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
-        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
+        let (names, deps, lookups) = self.plan(globals);
         let (defs_owned, exprs, deps_owned, globals_owned) = (defs.to_string(), self.exprs.clone(), deps.clone(), globals.to_vec());
         let filter = ahead::Ahead::spawn(move || compile_trees(&defs_owned, &exprs, &deps_owned, &globals_owned, &names));
         Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups })

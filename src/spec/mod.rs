@@ -248,4 +248,15 @@ mod tests {
         let spec = super::compile::from_model(file, super::DEFAULT_SPEC, super::DEFAULT_SPEC_NAME, super::Load::Full);
         assert!(spec.is_ok(), "{}", spec.err().unwrap()[0]);
     }
+
+    /// Only the built-in spec's own text has its jq compiled on another thread: a spec
+    /// made of the same expressions, one of them now reading a variable that is gone,
+    /// is refused when it loads, with the place, as any other spec.
+    #[test]
+    fn a_spec_of_builtin_expressions_is_still_compiled_at_load() {
+        let text = super::DEFAULT_SPEC.replacen("\n  pod:\n    expr:", "\n  pod2:\n    expr:", 1);
+        assert_ne!(text, super::DEFAULT_SPEC);
+        let errs = super::Spec::load(&text, "x.yaml").err().expect("refused at load");
+        assert!(errs.iter().any(|e| e.message.contains("undefined variable") && e.pos.is_some()), "{errs:?}");
+    }
 }
