@@ -260,7 +260,7 @@ fn compile_with<'s>(
             errs.into_iter()
                 .flat_map(|(_, es)| es)
                 .map(|(name, undef)| {
-                    let off = jaq_core::load::span(code, name).start;
+                    let off = offset(code, name);
                     (off, format!("undefined {} `{}`", undef.as_str(), name))
                 })
                 .collect()
@@ -275,13 +275,13 @@ fn load_errors(code: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<(usize
             Error::Io(es) => out.extend(es.into_iter().map(|(p, m)| (0, format!("{p}: {m}")))),
             Error::Lex(es) => {
                 for (expect, found) in es {
-                    let off = jaq_core::load::span(code, found).start;
+                    let off = offset(code, found);
                     out.push((off, format!("expected {}", expect.as_str())));
                 }
             }
             Error::Parse(es) => {
                 for (expect, found) in es {
-                    let off = jaq_core::load::span(code, found).start;
+                    let off = offset(code, found);
                     let what = if found.is_empty() { "end of expression".to_string() } else { format!("`{}`", first_token(found)) };
                     out.push((off, format!("expected {}, found {what}", expect.as_str())));
                 }
@@ -289,6 +289,16 @@ fn load_errors(code: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<(usize
         }
     }
     out
+}
+
+/// Where `part` starts in `code`. jaq's errors hold slices of the text they were
+/// compiled from; a program built from syntax trees (see `compile_trees`) holds slices of
+/// other text, the expressions' own or the built-in spec's, whose place in `code` means
+/// nothing: those errors are not used, and get 0. (`jaq_core::load::span` subtracts
+/// the addresses unchecked, which overflows for such a slice.)
+fn offset(code: &str, part: &str) -> usize {
+    let (start, at) = (code.as_ptr() as usize, part.as_ptr() as usize);
+    at.checked_sub(start).filter(|o| o + part.len() <= code.len()).unwrap_or(0)
 }
 
 fn first_token(s: &str) -> &str {
@@ -438,6 +448,16 @@ mod tests {
             let run = |p: &Program| format!("{:?}", p.run_jaq(ExprId(i), &vars, Val::Null, Val::Null, Val::Null));
             assert_eq!(run(&ahead.program), run(&now.program), "{}", ahead.program.exprs[i].code);
         }
+    }
+
+    #[test]
+    fn an_error_is_placed_only_in_the_text_it_came_from() {
+        let code = String::from("def f: $x; f");
+        assert_eq!(offset(&code, &code[7..9]), 7);
+        // A slice of other text, before or after `code` in memory, is no place in it.
+        let (before, after) = ("$x", String::from("$x"));
+        assert_eq!(offset(&code, before), 0);
+        assert_eq!(offset(&code, &after), 0);
     }
 
     #[test]
