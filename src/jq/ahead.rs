@@ -84,18 +84,29 @@ impl Ahead {
 // grading. Until then the two take turns and nothing runs at once, so the compiling
 // thread is sent to another CPU the process may use, if there is one.
 
-/// The CPUs this process may use, but for the one this thread is on; `None` if none.
+/// The CPUs this thread may use, but for the one it is on; `None` if none.
 fn others() -> Option<libc::cpu_set_t> {
     // SAFETY: plain calls that fill a cpu_set_t of our own.
     unsafe {
         let here = libc::sched_getcpu();
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if here < 0 || libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if here < 0 || libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
             return None;
         }
-        libc::CPU_CLR(here as usize, &mut set);
-        (libc::CPU_COUNT(&set) > 0).then_some(set)
+        but(allowed, here as usize)
     }
+}
+
+/// The CPUs of `allowed` but `here`; `None` if that leaves none, or `here` is beyond
+/// what a cpu_set_t holds (more than 1024 CPUs).
+fn but(mut allowed: libc::cpu_set_t, here: usize) -> Option<libc::cpu_set_t> {
+    if here >= 8 * std::mem::size_of::<libc::cpu_set_t>() {
+        return None;
+    }
+    // SAFETY: `here` is within the set, as checked.
+    unsafe { libc::CPU_CLR(here, &mut allowed) };
+    // SAFETY: counts the bits of a whole cpu_set_t.
+    (unsafe { libc::CPU_COUNT(&allowed) } > 0).then_some(allowed)
 }
 
 /// Let the thread `thread` (0: this one) run only on `set`. Failing is harmless: the
@@ -140,10 +151,17 @@ mod tests {
     }
 
     #[test]
-    fn the_other_cpus_leave_out_this_one() {
-        let Some(set) = others() else { return assert!(std::thread::available_parallelism().map_or(true, |n| n.get() < 2)) };
-        // SAFETY: reads a cpu_set_t of our own.
-        let here = unsafe { libc::sched_getcpu() };
-        assert!(here >= 0 && !unsafe { libc::CPU_ISSET(here as usize, &set) });
+    fn the_other_cpus_leave_out_the_one_this_thread_is_on() {
+        let set = |cpus: &[usize]| {
+            // SAFETY: a zeroed cpu_set_t is the empty set.
+            let mut s: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+            // SAFETY: every CPU number here is well within the set.
+            cpus.iter().for_each(|c| unsafe { libc::CPU_SET(*c, &mut s) });
+            s
+        };
+        let cpus = |s: Option<libc::cpu_set_t>| s.map(|s| (0..8).filter(|c| unsafe { libc::CPU_ISSET(*c, &s) }).collect::<Vec<_>>());
+        assert_eq!(cpus(but(set(&[0, 1]), 0)), Some(vec![1]));
+        assert_eq!(cpus(but(set(&[0, 2, 3]), 2)), Some(vec![0, 3]));
+        assert_eq!(cpus(but(set(&[1]), 1)), None, "one CPU allowed: nowhere else to go");
     }
 }
