@@ -103,7 +103,7 @@ impl ProgramBuilder {
     /// caller goes on (see `ahead.rs`), when every expression and the defs are the
     /// built-in spec's, parsed at build time. Any other jq is built here and now.
     pub fn build_ahead(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
-        if prebuilt::defs(defs).is_none() || !self.exprs.iter().all(|e| prebuilt::has(&e.code)) {
+        if !prebuilt::has_defs(defs) || !self.exprs.iter().all(|e| prebuilt::has(&e.code)) {
             return self.build(defs, globals);
         }
         let (names, deps, lookups) = self.plan(globals);

@@ -18,17 +18,26 @@ include!(concat!(env!("OUT_DIR"), "/spec_jq.rs"));
 
 /// The syntax tree of the expression `code`, if the built-in spec has it.
 pub fn term(code: &str) -> Option<Term<&'static str>> {
-    TERMS.binary_search_by(|(text, _)| (*text).cmp(code)).ok().map(|i| (TERMS[i].1)())
+    find(code).map(|i| (TERMS[i].1)())
 }
 
-/// Whether the built-in spec has the expression `code`.
+/// Whether the built-in spec has the expression `code` (nothing is built).
 pub fn has(code: &str) -> bool {
-    TERMS.binary_search_by(|(text, _)| (*text).cmp(code)).is_ok()
+    find(code).is_some()
+}
+
+fn find(code: &str) -> Option<usize> {
+    TERMS.binary_search_by(|(text, _)| (*text).cmp(code)).ok()
 }
 
 /// The definitions `code`, if they are the built-in spec's `defs`.
 pub fn defs(code: &str) -> Option<Vec<Def<&'static str>>> {
     DEFS.filter(|(text, _)| *text == code).map(|(_, build)| build())
+}
+
+/// Whether `code` is the built-in spec's `defs` (nothing is built).
+pub fn has_defs(code: &str) -> bool {
+    DEFS.is_some_and(|(text, _)| text == code)
 }
 
 #[cfg(test)]
