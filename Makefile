@@ -64,7 +64,7 @@ bench: envoy
 
 # Rewrite the golden files of tests/golden/ from what labcheck prints now.
 bless: envoy
-	BLESS=1 LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) test $(CARGO_FLAGS) --test golden
+	BLESS=1 LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) test $(CARGO_FLAGS) --test main golden::
 
 clean:
 	$(CARGO) clean

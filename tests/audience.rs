@@ -1,8 +1,8 @@
 //! Students never see expected values, in any format; instructors do; a hidden
 //! check's expected value stays out of every student-facing format.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// Breaks whose expected values are distinctive strings seen nowhere else.
 fn broken() -> Copy {

@@ -1,8 +1,8 @@
 //! Grading a class: many submissions in one run, reports per submission, class
 //! statistics, Envoy validations shared by content, launches bounded.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use serde_json::Value;
 
 /// A class: three copies of the reference, two of them with the same wrong role.

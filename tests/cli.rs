@@ -1,7 +1,7 @@
 //! The command line: combinations of options it refuses, and the environment it reads.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 #[test]
 fn no_envoy_with_no_live_is_refused() {

@@ -1,8 +1,8 @@
 //! A bootstrap is code: the grader screens it before Envoy sees it, and says plainly
 //! when Envoy cannot be run.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// The admin access logs of Envoy's own examples, writing to files under `dir`.
 fn admin_logs(dir: &std::path::Path) -> String {

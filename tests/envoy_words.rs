@@ -2,8 +2,8 @@
 //! echoes after it, which is the grader's copy), and a student who saved their own run
 //! of Envoy, as the lab says, has saved what the grader looks for.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// What the lab asks: `envoy --mode validate -c FILE > OUT 2>&1; echo rc=$? >> OUT`,
 /// run with the real Envoy on the student's own file, in the submission's directory.

@@ -1,7 +1,7 @@
 //! Each CI format holds what its readers expect, and agrees with the JSON contract.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use quick_xml::events::Event;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -2,8 +2,8 @@
 //! Files are named `<case>.<exit code>.<format extension>` in tests/golden/; after a
 //! deliberate change, `make bless` (BLESS=1) rewrites them from what labcheck prints.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use regex::Regex;
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Every kind of check, passing and failing, on a small spec of its own.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 const BOOT: &str = "static_resources:\n  clusters:\n  - name: a\n    type: STATIC\n    connect_timeout: 1s\n";
 const BAD_BOOT: &str = "dynamic_resources:\n  ads_config:\n    api_type: GRPC\n    transport_api_version: V3\n    grpc_services:\n    - envoy_grpc:\n        cluster_name: nowhere\n";

@@ -2,8 +2,8 @@
 //! Real Envoys throughout; a small fake server only for what Envoy cannot do (hang,
 //! answer garbage).
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};

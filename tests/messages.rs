@@ -1,8 +1,8 @@
 //! What a student reads for a common slip: the failure names the slip itself, where
 //! it is, and never the expected value.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// Grade a copy without Envoy; the message of `id`, which must fail.
 fn why(copy: &Copy, id: &str) -> String {

@@ -1,8 +1,8 @@
 //! Processes and directories the grader makes: a PID once reaped is never signalled,
 //! and a signal leaves no private directory behind.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use labcheck::envoy::process;
 use std::io::BufRead;
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ fn a_signal_before_any_child_removes_the_private_directory() {
         return;
     }
     let mut holder = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "a_signal_before_any_child_removes_the_private_directory", "--nocapture", "--test-threads=1"])
+        .args(["--exact", "process::a_signal_before_any_child_removes_the_private_directory", "--nocapture", "--test-threads=1"])
         .env(HOLD, "1")
         .stdout(std::process::Stdio::piped())
         .spawn()

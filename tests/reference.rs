@@ -1,8 +1,8 @@
 //! The reference submissions score full marks, and one spec grades two lab
 //! environments with different values correctly.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 #[test]
 fn reference_scores_full_marks_with_a_launched_envoy() {

@@ -1,8 +1,8 @@
 //! Report formats and exit codes.
 
-mod common;
+
 use assert_cmd::Command;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn json_report_follows_the_contract() {

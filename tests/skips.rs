@@ -2,8 +2,8 @@
 //! same checks for every submission, whatever the state of its files, so every
 //! submission of a run is scored out of the same maximum.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

@@ -1,9 +1,9 @@
 //! A broken spec is reported with its place, before anything is graded; a sound one
 //! loads. Errors are compared whole, so an extra one (or one at the wrong place) shows.
 
-mod common;
+
 use assert_cmd::Command;
-use common::*;
+use crate::common::*;
 
 /// Run labcheck with `args`, where `SPEC` stands for a file holding `yaml`; the exit
 /// code, stdout and stderr (the file's path shown as `bad.yaml`).

@@ -1,8 +1,8 @@
 //! For each step, a copy of the reference broken in one realistic way fails exactly
 //! that step (graded with a launched Envoy, so live checks count too).
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// Grade a broken copy and assert that the failures are all in `step`, and include `must`.
 fn fails_only(step: u64, copy: &Copy, must: &[&str]) {

@@ -2,8 +2,8 @@
 //! every other check is left intact, nothing hangs, nothing outside the submission is
 //! read, and nothing is written into the submission.
 
-mod common;
-use common::*;
+
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

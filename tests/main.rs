@@ -1,0 +1,22 @@
+//! The integration tests, as one binary: each module is one concern; `common` holds the
+//! test builder and the submissions they break on purpose.
+
+mod common;
+mod audience;
+mod batch;
+mod class;
+mod cli;
+mod envoy_safety;
+mod envoy_words;
+mod formats;
+mod golden;
+mod kinds;
+mod live;
+mod messages;
+mod process;
+mod reference;
+mod reports;
+mod skips;
+mod spec_errors;
+mod steps;
+mod untrusted;
