@@ -10,6 +10,7 @@ mod envoy_safety;
 mod envoy_words;
 mod formats;
 mod golden;
+mod hostile;
 mod kinds;
 mod live;
 mod messages;

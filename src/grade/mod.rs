@@ -48,6 +48,42 @@ impl<'s> Grader<'s> {
         }
     }
 
+    /// The result of a submission whose grading failed (`why`, said in every check):
+    /// each check is an error, worth nothing, so the class's other results stand.
+    pub fn failed(&self, dir: &Path, why: &str, elapsed: std::time::Duration) -> SubmissionResult {
+        let message = crate::display::safe_max(&format!("could not check: grading this submission failed ({why}); the other submissions were graded"), 1000);
+        let checks: Vec<CheckResult> = self
+            .spec
+            .checks
+            .iter()
+            .map(|c| CheckResult {
+                id: c.id.clone(),
+                step: c.step,
+                title: c.title.clone(),
+                status: crate::result::Status::Error,
+                points: 0,
+                max_points: c.points,
+                expected: None,
+                found: None,
+                message: message.clone(),
+                place: Some(crate::display::safe(&c.file)),
+                hint: None,
+                hidden: c.hidden,
+            })
+            .collect();
+        let steps = self.score(&checks);
+        SubmissionResult {
+            lab: self.spec.lab.clone(),
+            title: self.spec.title.clone(),
+            submission: crate::display::path(dir),
+            checks,
+            steps,
+            live_source: None,
+            elapsed,
+            envoy_time: std::time::Duration::ZERO,
+        }
+    }
+
     /// Every jq variable: the params, then the sources in the spec's order, then the
     /// `let`s, which may read any of them.
     fn derive(&self, read: &Read) -> Env<'s> {
