@@ -9,6 +9,7 @@ mod cli;
 mod envoy_safety;
 mod envoy_words;
 mod formats;
+mod fuzz;
 mod golden;
 mod hostile;
 mod kinds;
