@@ -9,7 +9,7 @@ use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
@@ -33,6 +33,12 @@ impl<'s> Grader<'s> {
         let read = self.sources.read(dir);
         let env = self.derive(&read);
         let checks = self.check(&env, &read);
+        let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
+        self.result(dir, checks, live_source, start.elapsed(), read.envoy_time)
+    }
+
+    /// The result of grading `dir`, its checks scored by step.
+    fn result(&self, dir: &Path, checks: Vec<CheckResult>, live_source: Option<String>, elapsed: Duration, envoy_time: Duration) -> SubmissionResult {
         let steps = self.score(&checks);
         SubmissionResult {
             lab: self.spec.lab.clone(),
@@ -42,15 +48,15 @@ impl<'s> Grader<'s> {
             submission: crate::display::path(dir),
             checks,
             steps,
-            live_source: read.live.map(|l| crate::display::safe_lines(&l.described)),
-            elapsed: start.elapsed(),
-            envoy_time: read.envoy_time,
+            live_source,
+            elapsed,
+            envoy_time,
         }
     }
 
     /// The result of a submission whose grading failed (`why`, said in every check):
     /// each check is an error, worth nothing, so the class's other results stand.
-    pub fn failed(&self, dir: &Path, why: &str, elapsed: std::time::Duration) -> SubmissionResult {
+    pub fn failed(&self, dir: &Path, why: &str, elapsed: Duration) -> SubmissionResult {
         let message = crate::display::safe_max(&format!("could not check: grading this submission failed ({why}); the other submissions were graded"), 1000);
         let checks: Vec<CheckResult> = self
             .spec
@@ -71,17 +77,7 @@ impl<'s> Grader<'s> {
                 hidden: c.hidden,
             })
             .collect();
-        let steps = self.score(&checks);
-        SubmissionResult {
-            lab: self.spec.lab.clone(),
-            title: self.spec.title.clone(),
-            submission: crate::display::path(dir),
-            checks,
-            steps,
-            live_source: None,
-            elapsed,
-            envoy_time: std::time::Duration::ZERO,
-        }
+        self.result(dir, checks, None, elapsed, Duration::ZERO)
     }
 
     /// Every jq variable: the params, then the sources in the spec's order, then the
