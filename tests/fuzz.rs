@@ -5,8 +5,8 @@
 //! each case within a generous time bound, and within a bound of memory that the
 //! allocator below counts.
 //!
-//! `make test` runs proptest's default number of cases (256 per property, fewer for the
-//! two slow ones); `make fuzz` sets PROPTEST_CASES for a run of a few minutes.
+//! `make test` runs a short pass (64 cases per property, 8 for the two slow ones); `make
+//! fuzz` sets PROPTEST_CASES for a run of a few minutes.
 
 use crate::common::*;
 use labcheck::envoy::{logs, offline, said::Said, said::PATTERN_BUDGET, screen, weight};
@@ -95,9 +95,10 @@ fn bounded<R>(what: &str, f: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Cases from PROPTEST_CASES (256 unless set), divided by `slower` for slow properties.
+/// Cases from PROPTEST_CASES, or a short pass of 64, divided by `slower` for slow
+/// properties.
 fn config(slower: u32) -> Config {
-    let cases = Config::default().cases;
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() { Config::default().cases } else { 64 };
     Config { cases: (cases / slower).max(1), failure_persistence: None, ..Config::default() }
 }
 
