@@ -82,7 +82,8 @@ fn lead(message: &str) -> &str {
 /// Several submissions: one line each, then the class in one line.
 pub fn table(results: &[SubmissionResult], view: &View) -> String {
     let c = view.color;
-    let width = results.iter().map(|r| r.submission.chars().count()).max().unwrap_or(0);
+    // In terminal columns: a CJK name takes two a character.
+    let width = results.iter().map(|r| crate::display::width(&r.submission)).max().unwrap_or(0);
     let mut out = String::new();
     for r in results {
         let (word, p) = match r.worst() {
@@ -90,7 +91,7 @@ pub fn table(results: &[SubmissionResult], view: &View) -> String {
             Status::Fail => ("FAIL ", Paint::Red),
             _ => ("ERROR", Paint::Yellow),
         };
-        let _ = writeln!(out, "{}  {:width$}  {}", paint(c, p, word), r.submission, super::summary(r));
+        let _ = writeln!(out, "{}  {}  {}", paint(c, p, word), crate::display::pad(&r.submission, width), super::summary(r));
     }
     let passed = results.iter().filter(|r| r.worst() == Status::Pass).count();
     let _ = writeln!(out, "\n{} submissions: {passed} with every check passed", results.len());
