@@ -15,21 +15,21 @@ pub fn render(results: &[SubmissionResult], _student: &View) -> String {
     for r in results {
         for c in &r.checks {
             let (command, message) = match c.status {
-                Status::Fail => ("error", c.message.clone()),
-                Status::Error => ("warning", format!("could not be checked: {}", c.message)),
+                Status::Fail => ("error", line(&c.message)),
+                Status::Error => ("warning", format!("could not be checked: {}", line(&c.message))),
                 Status::Pass | Status::Skip => continue,
             };
             let mut props = Vec::new();
-            if let Some((file, line)) = file_and_line(c) {
-                props.push(format!("file={}", property(&workspace_path(&r.submission, file, cwd.as_deref()))));
-                if let Some(line) = line {
-                    props.push(format!("line={line}"));
+            if let Some((file, at)) = file_and_line(c) {
+                props.push(format!("file={}", property(&line(&workspace_path(&r.submission, file, cwd.as_deref())))));
+                if let Some(at) = at {
+                    props.push(format!("line={at}"));
                 }
             }
-            props.push(format!("title={}", property(&c.id)));
+            props.push(format!("title={}", property(&line(&c.id))));
             let _ = writeln!(out, "::{command} {}::{}", props.join(","), data(&message));
         }
-        let _ = writeln!(out, "labcheck: {}: {}", r.submission, super::summary(r));
+        let _ = writeln!(out, "labcheck: {}: {}", line(&r.submission), super::summary(r));
     }
     out
 }
@@ -57,6 +57,12 @@ fn file_and_line(c: &CheckResult) -> Option<(&str, Option<u32>)> {
         _ if at.is_empty() => None,
         _ => Some((at, None)),
     }
+}
+
+/// On one line, with nothing a log viewer would obey (ANSI colours): what the grader
+/// found is made so when graded; this holds whatever reaches the report.
+fn line(s: &str) -> String {
+    crate::display::safe_max(s, usize::MAX)
 }
 
 /// A command's message: `%`, carriage return and line feed escaped.
