@@ -210,3 +210,18 @@ fn the_ci_examples_are_what_they_say() {
     assert_eq!(gl["labcheck"]["artifacts"]["reports"]["junit"], "labcheck.junit.xml");
     assert!(serde_yaml::to_string(&gl["labcheck"]["script"]).unwrap().contains("--report-junit labcheck.junit.xml"));
 }
+
+/// `--audience instructor` reaches the instructor's formats only: the Gradescope file is
+/// shown to the student.
+#[test]
+fn gradescope_files_are_for_students_whatever_the_audience() {
+    let parent = class(&["alice"]);
+    let f = parent.path().join("alice/03-mesh.txt");
+    std::fs::write(&f, std::fs::read_to_string(&f).unwrap().replace("ca_addr_same=yes", "ca_addr_same=no")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let g = Grade::batch(parent.path()).no_envoy().text().args(&["--audience", "instructor", "--out", out.path().to_str().unwrap()]).run();
+    assert_eq!(g.code, Some(1), "{}", g.stderr);
+    assert!(std::fs::read_to_string(out.path().join("alice.json")).unwrap().contains("\"expected\": \"yes\""));
+    let gs = std::fs::read_to_string(out.path().join("alice.gradescope.json")).unwrap();
+    assert!(gs.contains("found: no") && !gs.contains("expected"), "{gs}");
+}
