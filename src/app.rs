@@ -2,8 +2,7 @@
 
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
 use crate::display::{path as shown, safe_lines};
-use crate::result::SubmissionResult;
-use crate::{batch, class, exit};
+use crate::{batch, exit};
 use crate::grade::Grader;
 use crate::report;
 use crate::source::params::Params;
@@ -12,7 +11,7 @@ use crate::source::Options;
 use crate::spec::{Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
@@ -102,6 +101,10 @@ fn grade(args: GradeArgs) -> u8 {
     if args.save_probe.is_some() && dirs.len() > 1 {
         return fail("--save-probe records one submission; give one directory");
     }
+    let out = match args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
     let live = if args.launch_envoy {
         Live::Launch
     } else if let Some(r) = &args.replay {
@@ -139,6 +142,10 @@ fn grade(args: GradeArgs) -> u8 {
     };
     let _ = stdout.flush();
     drop(stdout);
+    if args.format == report::Format::Github
+        && let Err(e) = report::step_summary::append(&results, &report::View::of(report::Format::Github, &ropts)) {
+            eprintln!("labcheck: warning: cannot append to GITHUB_STEP_SUMMARY: {e}");
+        }
 
     timings.lap("write the report");
     let file_opts = report::Options { color: false, ..ropts };
@@ -151,11 +158,11 @@ fn grade(args: GradeArgs) -> u8 {
             return fail(format!("cannot write {}: {e}", shown(&path)));
         }
     }
-    if let Some(dir) = &args.out
-        && let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
-            return fail(format!("cannot write into {}: {e}", shown(dir)));
-        }
+    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
     timings.lap("write the report files");
+    if !problems.is_empty() {
+        return fail(problems.join("\n"));
+    }
     exit::for_results(&results)
 }
 
@@ -182,20 +189,4 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(dirs)
-}
-
-/// One report per submission and format, then the class statistics.
-fn write_out(dir: &Path, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let names = batch::names(dirs);
-    let pairs: Vec<(&String, &SubmissionResult)> = names.iter().zip(results).collect();
-    let written = crate::parallel::map(&pairs, |(name, r)| {
-        report::Format::ALL.iter().try_for_each(|format| {
-            let file = dir.join(format!("{name}.{}", format.extension()));
-            std::fs::write(file, report::render(*format, std::slice::from_ref(*r), opts))
-        })
-    });
-    written.into_iter().collect::<std::io::Result<()>>()?;
-    let subs: Vec<class::Submission> = names.iter().zip(results).map(|(name, result)| class::Submission { name, result }).collect();
-    class::write(dir, &class::stats(&subs))
 }
