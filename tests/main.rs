@@ -6,6 +6,7 @@ mod audience;
 mod batch;
 mod class;
 mod cli;
+mod envoy_modes;
 mod envoy_safety;
 mod envoy_words;
 mod formats;

@@ -98,7 +98,7 @@ impl<'s> Sources<'s> {
         let artifacts = artifacts::load_all(self.spec, dir);
         let envoy_start = Instant::now();
         let validations = validation::all(self, &artifacts);
-        let live = live::acquire(self, &artifacts, dir);
+        let live = live::acquire(self, &artifacts, &validations, dir);
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
         Read { artifacts, validations, live, envoy_time }
     }
