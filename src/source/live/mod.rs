@@ -70,10 +70,11 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
         Live::Probe => cx.probed(admin_param, dir),
         Live::Launch => cx.launched(None),
     };
-    if let Some(path) = &sources.opts.save_probe
-        && let Err(e) = acquired.recording.as_ref().map_or(Ok(()), |r| r.save(path))
-    {
-        eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
+    if let Some(path) = &sources.opts.save_probe {
+        let saved = acquired.recording.as_ref().map_or_else(|| Err(format!("nothing was probed, so {} was not written", crate::display::path(path))), |r| r.save(path));
+        if let Err(e) = saved {
+            eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
+        }
     }
     Some(Acquired { slot: acquired.slot, described: acquired.described })
 }
