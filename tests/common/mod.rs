@@ -423,3 +423,18 @@ pub fn student_validates(c: &Copy, file: &str, out: &str) {
         .unwrap();
     assert!(status.success());
 }
+
+/// Probe and launch agree: the same status on every check, and the same exit code.
+pub fn assert_same(probed: &Graded, launched: &Graded) {
+    let statuses = |g: &Graded| -> Vec<(String, String, String)> {
+        g.checks().iter().map(|c| (c["id"].as_str().unwrap().into(), c["status"].as_str().unwrap().into(), c["message"].as_str().unwrap_or("").into())).collect()
+    };
+    let differ: Vec<String> = statuses(probed)
+        .into_iter()
+        .zip(statuses(launched))
+        .filter(|(p, l)| p.1 != l.1)
+        .map(|(p, l)| format!("{}: probe {} ({}), launch {} ({})", p.0, p.1, p.2, l.1, l.2))
+        .collect();
+    assert!(differ.is_empty(), "probe and launch differ:\n{}", differ.join("\n"));
+    assert_eq!(probed.code, launched.code);
+}
