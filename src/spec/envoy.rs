@@ -214,7 +214,7 @@ pub fn compile(file: &SpecFile, sources: &[Source], text: &str, name: &str) -> R
         }
     }
     for (key, text) in def.live.iter().flat_map(live_texts).chain(def.screen.iter().flat_map(screen_texts)) {
-        if let Some(unknown) = placeholders(text.1).into_iter().find(|p| !text.0.contains(p)) {
+        if let Some(unknown) = super::references(text.1).into_iter().find(|p| !text.0.contains(p)) {
             err(key, format!("`envoy`: the text `{key}` has `{{{unknown}}}`, which it cannot fill (it has: {})", text.0.join(", ")));
         }
     }
@@ -281,22 +281,6 @@ fn screen_texts(t: &ScreenTexts) -> Texts<'_> {
     ]
 }
 
-/// The `{name}`s a text has.
-fn placeholders(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else { break };
-        let name = &after[..close];
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            out.push(name);
-        }
-        rest = &after[close + 1..];
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,7 +289,29 @@ mod tests {
     #[test]
     fn texts_are_filled() {
         assert_eq!(fill("{a} and {b}, {a}", &[("a", "x"), ("b", "y")]), "x and y, x");
-        assert_eq!(placeholders("a {file} {x y} {} {said}"), vec!["file", "said"]);
+    }
+
+    fn load_errors(from: &str, to: &str) -> Vec<String> {
+        let text = super::super::DEFAULT_SPEC.replacen(from, to, 1);
+        assert_ne!(text, super::super::DEFAULT_SPEC, "{from:?}");
+        super::super::Spec::load(&text, "x.yaml").err().expect("refused").iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn mistakes_in_the_section_are_told_with_their_place() {
+        let e = load_errors("    restart: Stop it", "    restart: Stop {it}");
+        assert!(e.iter().any(|e| e.contains("the text `restart` has `{it}`, which it cannot fill") && e.starts_with("x.yaml:")), "{e:?}");
+        let e = load_errors("path: .node.cluster}", "path: .node.cluster | }");
+        assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: jq:")), "{e:?}");
+        let e = load_errors("      ready: /ready", "      node: ready");
+        assert!(e.iter().any(|e| e.contains("`node` cannot name an endpoint")) && e.iter().any(|e| e.contains("`ready` is not an admin path")), "{e:?}");
+        let e = load_errors("\n  live:\n    start:", "\n  lives:\n    start:");
+        assert!(e.iter().any(|e| e.contains("unknown field `lives`")), "{e:?}");
+        // A spec that runs Envoy says what a student reads about it.
+        let start = super::super::DEFAULT_SPEC.find("\nenvoy:\n").unwrap();
+        let end = super::super::DEFAULT_SPEC.find("\nparams:\n").unwrap();
+        let e = load_errors(&super::super::DEFAULT_SPEC[start..end], "");
+        assert!(e.iter().any(|e| e.contains("the spec runs Envoy, so it needs an `envoy:` section")), "{e:?}");
     }
 
     #[test]
