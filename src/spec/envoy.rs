@@ -10,6 +10,7 @@ use crate::jq::{ExprId, Outcome, Program, ProgramBuilder};
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// The section as written.
 #[derive(Debug, Deserialize)]
@@ -136,7 +137,10 @@ pub struct Envoy {
 pub struct Same {
     pub identity: Field,
     pub fields: Vec<Field>,
-    program: Program,
+    /// Every path, in the order of their `ExprId`s.
+    paths: Vec<String>,
+    /// Compiled when first needed (only a probe needs it), or why it did not compile.
+    program: OnceLock<Result<Program, String>>,
 }
 
 pub struct Field {
@@ -147,14 +151,24 @@ pub struct Field {
 
 impl Same {
     /// The field's value in `bootstrap`; null when its jq gives none or fails (both
-    /// sides then compare as absent).
-    pub fn value(&self, f: &Field, bootstrap: &Value) -> Value {
+    /// sides then compare as absent). An error only if the spec's jq does not compile.
+    pub fn value(&self, f: &Field, bootstrap: &Value) -> Result<Value, String> {
+        let program = self.program.get_or_init(|| build(&self.paths).map(|(p, _)| p).map_err(|e| e.join("; "))).as_ref()?;
         let input = crate::jq::convert::to_jaq(bootstrap);
-        match self.program.run(f.expr, &Program::vars(&[]), input, jaq_json::Val::Null, jaq_json::Val::Null) {
+        Ok(match program.run(f.expr, &Program::vars(&[]), input, jaq_json::Val::Null, jaq_json::Val::Null) {
             Outcome::Value(v) => crate::jq::convert::from_jaq(&v),
             Outcome::Empty | Outcome::Error(_) => Value::Null,
-        }
+        })
     }
+}
+
+/// The paths compiled as one program, with the id of each; or each error, said.
+fn build(paths: &[String]) -> Result<(Program, Vec<ExprId>), Vec<String>> {
+    let mut builder = ProgramBuilder::default();
+    let ids = paths.iter().map(|p| builder.add(p, format!("envoy.same_bootstrap `{p}`"))).collect();
+    builder.build("", &[]).map(|p| (p, ids)).map_err(|errs| {
+        errs.iter().map(|e| format!("`{}`: jq: {}", paths.get(e.expr).map_or("", String::as_str), e.message)).collect()
+    })
 }
 
 /// `text` with each `{name}` replaced by its value.
@@ -226,26 +240,23 @@ pub fn compile(file: &SpecFile, sources: &[Source], text: &str, name: &str) -> R
     }
 }
 
+/// The paths are compiled when a probe first needs them, not at every load (that
+/// costs a millisecond); a path that does not even parse is told now, with its place.
 fn same(def: &SameDef, err: &mut impl FnMut(&str, String)) -> Option<Same> {
-    let mut builder = ProgramBuilder::default();
-    let mut field = |f: &FieldDef| Field {
-        name: f.name.clone(),
-        compare: f.compare,
-        expr: builder.add(&f.path, format!("envoy.same_bootstrap `{}`", f.name)),
-    };
-    let identity = field(&def.identity);
-    let fields: Vec<Field> = def.fields.iter().map(field).collect();
-    let all: Vec<&FieldDef> = std::iter::once(&def.identity).chain(&def.fields).collect();
-    match builder.build("", &[]) {
-        Ok(program) => Some(Same { identity, fields, program }),
-        Err(errs) => {
-            for e in errs {
-                let f = all.get(e.expr).map_or("", |f| f.path.as_str());
-                err(f, format!("`envoy.same_bootstrap`: jq: {}", e.message));
-            }
-            None
+    let defs: Vec<&FieldDef> = std::iter::once(&def.identity).chain(&def.fields).collect();
+    let paths: Vec<String> = defs.iter().map(|f| f.path.clone()).collect();
+    if let Some(bad) = paths.iter().find(|p| jaq_core::load::parse(p, |p| p.term()).is_none()) {
+        for e in build(&paths).err().unwrap_or_else(|| vec![format!("`{bad}`: jq: cannot be parsed")]) {
+            err(bad, format!("`envoy.same_bootstrap`: {e}"));
         }
+        return None;
     }
+    // Ids as the lazy build will give them: one per path, in order.
+    let mut ids = ProgramBuilder::default();
+    let mut field = |f: &FieldDef| Field { name: f.name.clone(), compare: f.compare, expr: ids.add(&f.path, String::new()) };
+    let identity = field(&def.identity);
+    let fields = def.fields.iter().map(field).collect();
+    Some(Same { identity, fields, paths, program: OnceLock::new() })
 }
 
 type Texts<'a> = Vec<(&'static str, (&'static [&'static str], &'a str))>;
@@ -302,7 +313,11 @@ mod tests {
         let e = load_errors("    restart: Stop it", "    restart: Stop {it}");
         assert!(e.iter().any(|e| e.contains("the text `restart` has `{it}`, which it cannot fill") && e.starts_with("x.yaml:")), "{e:?}");
         let e = load_errors("path: .node.cluster}", "path: .node.cluster | }");
-        assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: jq:")), "{e:?}");
+        assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: `.node.cluster |`: jq:") && e.starts_with("x.yaml:")), "{e:?}");
+        // A function jaq has not is found when a probe first needs the paths.
+        let spec = super::super::Spec::load(&super::super::DEFAULT_SPEC.replacen("path: .node.cluster}", "path: .node.cluster | nosuch}", 1), "x.yaml").unwrap();
+        let same = spec.envoy.unwrap().same.unwrap();
+        assert!(same.value(&same.identity, &json!({})).unwrap_err().contains("nosuch"));
         let e = load_errors("      ready: /ready", "      node: ready");
         assert!(e.iter().any(|e| e.contains("`node` cannot name an endpoint")) && e.iter().any(|e| e.contains("`ready` is not an admin path")), "{e:?}");
         let e = load_errors("\n  live:\n    start:", "\n  lives:\n    start:");
@@ -320,9 +335,9 @@ mod tests {
         let envoy = spec.envoy.as_ref().expect("the built-in spec runs Envoy");
         let same = envoy.same.as_ref().unwrap();
         let b = json!({"node": {"id": "a~b", "cluster": "c"}, "static_resources": {"clusters": [{"name": "y"}, {"name": "x"}]}});
-        assert_eq!(same.value(&same.identity, &b), json!("a~b"));
+        assert_eq!(same.value(&same.identity, &b).unwrap(), json!("a~b"));
         let clusters = same.fields.iter().find(|f| f.name.contains("static cluster")).unwrap();
-        assert_eq!(same.value(clusters, &b), json!(["x", "y"]));
-        assert_eq!(same.value(clusters, &json!("not a bootstrap")), Value::Null);
+        assert_eq!(same.value(clusters, &b).unwrap(), json!(["x", "y"]));
+        assert_eq!(same.value(clusters, &json!("not a bootstrap")).unwrap(), Value::Null);
     }
 }

@@ -221,8 +221,10 @@ impl Cx<'_> {
         let Some(same) = &self.envoy.same else { return Ok(()) };
         let data = self.artifact.data().map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
         let admin = view["admin"].as_str().unwrap_or_default();
-        let (name, id) = (&self.artifact.name, crate::display::value_text(&same.value(&same.identity, &view["bootstrap"])));
-        match same_bootstrap::differences(same, &view["bootstrap"], data) {
+        let name = &self.artifact.name;
+        let spec_error = |e: String| Unavailable::grader(format!("the spec's envoy.same_bootstrap does not compile: {e}"));
+        let id = crate::display::value_text(&same.value(&same.identity, &view["bootstrap"]).map_err(spec_error)?);
+        match same_bootstrap::differences(same, &view["bootstrap"], data).map_err(spec_error)? {
             Differ::None => Ok(()),
             Differ::Identity => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, None))),
             Differ::Fields(names) => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, Some(&names)))),

@@ -16,13 +16,19 @@ pub enum Differ {
     Fields(Vec<String>),
 }
 
-pub fn differences(same: &Same, running: &Value, file: &Value) -> Differ {
-    let differs = |f: &crate::spec::envoy::Field| !equal_as(f.compare, &same.value(f, running), &same.value(f, file));
-    if differs(&same.identity) {
-        return Differ::Identity;
+/// How they differ; an error if the spec's paths do not compile.
+pub fn differences(same: &Same, running: &Value, file: &Value) -> Result<Differ, String> {
+    let differs = |f: &crate::spec::envoy::Field| Ok::<bool, String>(!equal_as(f.compare, &same.value(f, running)?, &same.value(f, file)?));
+    if differs(&same.identity)? {
+        return Ok(Differ::Identity);
     }
-    let names: Vec<String> = same.fields.iter().filter(|f| differs(f)).map(|f| f.name.clone()).collect();
-    if names.is_empty() { Differ::None } else { Differ::Fields(names) }
+    let mut names = Vec::new();
+    for f in &same.fields {
+        if differs(f)? {
+            names.push(f.name.clone());
+        }
+    }
+    Ok(if names.is_empty() { Differ::None } else { Differ::Fields(names) })
 }
 
 fn equal_as(compare: Compare, running: &Value, file: &Value) -> bool {
@@ -79,6 +85,10 @@ mod tests {
         })
     }
 
+    fn d(same: &Same, running: &Value, file: &Value) -> Differ {
+        differences(same, running, file).unwrap()
+    }
+
     fn fields(names: &[&str]) -> Differ {
         Differ::Fields(names.iter().map(|s| s.to_string()).collect())
     }
@@ -90,8 +100,8 @@ mod tests {
         dumped["node"]["user_agent_name"] = json!("envoy");
         // `X: yes` in the file: a boolean once Envoy has read it.
         dumped["node"]["metadata"]["X"] = json!(true);
-        assert_eq!(differences(&same, &dumped, &boot("xds-grpc", json!({"seconds": 0}))), Differ::None);
-        assert_eq!(differences(&same, &dumped, &boot("xds-grpc", json!("0.000s"))), Differ::None);
+        assert_eq!(d(&same, &dumped, &boot("xds-grpc", json!({"seconds": 0}))), Differ::None);
+        assert_eq!(d(&same, &dumped, &boot("xds-grpc", json!("0.000s"))), Differ::None);
     }
 
     #[test]
@@ -100,29 +110,29 @@ mod tests {
         let running = boot("xds-grpc", json!("0s"));
         let mut file = boot("xds-grpc", json!("0s"));
         file["node"]["metadata"]["X"] = json!("2");
-        assert_eq!(differences(&same, &running, &file), fields(&["node.metadata"]));
+        assert_eq!(d(&same, &running, &file), fields(&["node.metadata"]));
         file["node"]["metadata"] = json!({"X": "1", "Y": "1"});
-        assert_eq!(differences(&same, &running, &file), fields(&["node.metadata"]));
+        assert_eq!(d(&same, &running, &file), fields(&["node.metadata"]));
         file["node"]["metadata"] = Value::Null;
-        assert_eq!(differences(&same, &running, &file), fields(&["node.metadata"]));
+        assert_eq!(d(&same, &running, &file), fields(&["node.metadata"]));
         // What Envoy read otherwise than the grader is not compared: `N: 010` is 8 to it.
         let mut dumped = boot("xds-grpc", json!("0s"));
         dumped["node"]["metadata"] = json!({"X": "1", "N": 8, "B": true});
         file["node"]["metadata"] = json!({"X": "1", "N": 10, "B": "yes"});
-        assert_eq!(differences(&same, &dumped, &file), Differ::None);
+        assert_eq!(d(&same, &dumped, &file), Differ::None);
     }
 
     #[test]
     fn an_envoy_started_from_an_older_file_is_told_apart() {
         let same = same();
         let old = boot("xds-grpc", Value::Null);
-        assert_eq!(differences(&same, &old, &boot("xds-grpc", json!("0s"))), fields(&["cds_config initial_fetch_timeout", "lds_config initial_fetch_timeout"]));
-        assert_eq!(differences(&same, &boot("other", json!("0s")), &boot("xds-grpc", json!("0s"))), fields(&["ADS cluster"]));
+        assert_eq!(d(&same, &old, &boot("xds-grpc", json!("0s"))), fields(&["cds_config initial_fetch_timeout", "lds_config initial_fetch_timeout"]));
+        assert_eq!(d(&same, &boot("other", json!("0s")), &boot("xds-grpc", json!("0s"))), fields(&["ADS cluster"]));
         let mut moved = boot("xds-grpc", json!("0s"));
         moved["node"]["cluster"] = json!("b.c");
-        assert_eq!(differences(&same, &moved, &boot("xds-grpc", json!("0s"))), fields(&["node.cluster"]));
+        assert_eq!(d(&same, &moved, &boot("xds-grpc", json!("0s"))), fields(&["node.cluster"]));
         let mut other = boot("xds-grpc", json!("0s"));
         other["node"]["id"] = json!("router~2");
-        assert_eq!(differences(&same, &other, &boot("xds-grpc", json!("0s"))), Differ::Identity);
+        assert_eq!(d(&same, &other, &boot("xds-grpc", json!("0s"))), Differ::Identity);
     }
 }
