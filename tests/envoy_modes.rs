@@ -79,6 +79,9 @@ fn student_reads(c: &Copy, port: u16) {
     c.write("08-report.md", report.join("\n") + "\n");
 }
 
+/// A named change to a bootstrap.
+type Variant = (&'static str, fn(&mut Value));
+
 fn steps(s: &[u64]) -> BTreeSet<u64> {
     s.iter().copied().collect()
 }
@@ -98,7 +101,7 @@ fn the_references_of_the_four_labs() {
 
 #[test]
 fn allowed_variants_get_full_marks_both_ways() {
-    let variants: Vec<(&str, fn(&mut Value))> = vec![
+    let variants: Vec<Variant> = vec![
         ("legacy http2_protocol_options", |b| {
             let c = cluster(b).as_object_mut().unwrap();
             c.remove("typed_extension_protocol_options");
@@ -144,7 +147,7 @@ fn allowed_variants_get_full_marks_both_ways() {
 
 #[test]
 fn a_bootstrap_mistake_costs_step_4_both_ways() {
-    let variants: Vec<(&str, fn(&mut Value))> = vec![
+    let variants: Vec<Variant> = vec![
         ("no initial_fetch_timeout", |b| {
             for s in ["cds_config", "lds_config"] {
                 b["dynamic_resources"][s].as_object_mut().unwrap().remove("initial_fetch_timeout");

@@ -163,7 +163,7 @@ pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
     view.insert("node".into(), node);
     view.insert("bootstrap".into(), bootstrap);
     let info = rec.get(SERVER_INFO).and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);
-    let uptime = info.get("uptime_current_epoch").and_then(|u| super::fetch::seconds(u));
+    let uptime = info.get("uptime_current_epoch").and_then(super::fetch::seconds);
     view.insert("server_info".into(), json!({"state": info.get("state"), "version": info.get("version"), "uptime": uptime}));
     Ok(Value::Object(view))
 }

@@ -114,8 +114,8 @@ impl Cx<'_> {
             Ok(d) => d,
             Err(u) => return Got { slot: Err(u), described: "none".into(), recording: None },
         };
-        let url = self.probe_url(admin_param, data);
-        let rec = admin::probe(&url, "probe", &self.ask());
+        let rec = self.probe(admin_param, data);
+        let url = rec.admin.clone();
         let described = fill(&self.texts.probed, &[("admin", &url)]);
         let view = match admin::view(&rec, &self.ask()) {
             Ok(v) => v,
@@ -203,14 +203,19 @@ impl Cx<'_> {
         Ok(data)
     }
 
-    /// The admin param, when given; else its default on the port the file sets, where
-    /// the student's Envoy listens (its mistake there is the file's check to say).
-    fn probe_url(&self, admin_param: usize, data: &Value) -> String {
-        let param = &self.sources.params.values[admin_param];
-        let url = param.value.clone().unwrap_or_default();
-        match admin_port(data) {
-            Some(port) if !param.explicit => with_port(&url, port),
-            _ => url,
+    /// A probe at the admin param's URL; if nothing answers there and the file sets
+    /// another port, at that port of the same host, where the student's Envoy listens
+    /// (its mistake there is the file's check to say, as a launch would leave it).
+    fn probe(&self, admin_param: usize, data: &Value) -> Recording {
+        let url = self.sources.params.values[admin_param].value.clone().unwrap_or_default();
+        let rec = admin::probe(&url, "probe", &self.ask());
+        let no_answer = rec.exchanges.first().is_none_or(|e| e.status.is_none());
+        match admin_port(data).map(|port| with_port(&url, port)) {
+            Some(theirs) if no_answer && theirs != url => {
+                let other = admin::probe(&theirs, "probe", &self.ask());
+                if other.exchanges.first().is_some_and(|e| e.status.is_some()) { other } else { rec }
+            }
+            _ => rec,
         }
     }
 
