@@ -3,6 +3,7 @@
 //! Ready; when a wait runs out it goes on without, and may turn Ready. So what a
 //! running Envoy shows depends on how long it has run, unless every wait is for ever.
 
+use super::schema::loosely_equal;
 use serde_json::{json, Value};
 
 /// Envoy's default wait, when a config source sets none.
@@ -21,19 +22,31 @@ pub fn seconds(d: &Value) -> Option<f64> {
 }
 
 /// The first moment (seconds after start) at which an Envoy of this bootstrap may leave
-/// the state it starts in: its shortest finite wait. None if every wait is for ever.
+/// the state it starts in: its shortest finite wait, but LDS only once CDS is done (a
+/// CDS that waits for ever holds LDS back). None if no wait ever ends.
 pub fn first_change(data: &Value) -> Option<f64> {
-    waits(data).into_iter().filter(|w| *w > 0.0).reduce(f64::min)
+    let waits = waits(data);
+    let cds_for_ever = waits.iter().any(|(at, w)| *at == Some("cds_config") && *w == Some(0.0));
+    let ending = waits.into_iter().filter(|(at, _)| !(cds_for_ever && *at == Some("lds_config")));
+    ending.filter_map(|(_, w)| w.filter(|w| *w > 0.0)).reduce(f64::min)
 }
 
-/// Each config source's wait, in seconds (a wait Envoy would not take is left out).
-fn waits(data: &Value) -> Vec<f64> {
+/// Each config source's wait, in seconds (None: one Envoy would not take), and whether
+/// it is the bootstrap's `cds_config` or `lds_config`.
+fn waits(data: &Value) -> Vec<(Option<&'static str>, Option<f64>)> {
     super::screen::places(data)
         .fetch_timeouts
         .iter()
-        .filter_map(|p| match data.pointer(&p.holder).and_then(|h| h.get(&p.key)) {
-            None | Some(Value::Null) => Some(DEFAULT),
-            Some(d) => seconds(d).filter(|s| *s >= 0.0),
+        .map(|p| {
+            let wait = match data.pointer(&p.holder).and_then(|h| h.get(&p.key)) {
+                None | Some(Value::Null) => Some(DEFAULT),
+                Some(d) => seconds(d).filter(|s| *s >= 0.0),
+            };
+            let steps: Vec<&str> = p.holder.split('/').skip(1).collect();
+            let which = ["cds_config", "lds_config"].into_iter().find(|name| {
+                matches!(steps.as_slice(), [d, c] if loosely_equal("dynamic_resources", d) && loosely_equal(name, c))
+            });
+            (which, wait)
         })
         .collect()
 }
@@ -82,9 +95,11 @@ mod tests {
     #[test]
     fn the_first_change_is_the_shortest_finite_wait() {
         assert_eq!(first_change(&boot(json!("0s"), json!({"seconds": 0}))), None);
-        assert_eq!(first_change(&boot(json!("0s"), Value::Null)), Some(DEFAULT));
         assert_eq!(first_change(&boot(json!("2s"), json!("0.5s"))), Some(0.5));
         assert_eq!(first_change(&json!({"node": {}})), None);
+        // LDS starts once CDS is done: a CDS that waits for ever holds it back.
+        assert_eq!(first_change(&boot(json!("0s"), Value::Null)), None);
+        assert_eq!(first_change(&boot(Value::Null, json!("0s"))), Some(DEFAULT));
     }
 
     #[test]

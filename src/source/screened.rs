@@ -35,7 +35,7 @@ pub fn changes(spec: &Spec, data: &Value, wait_floor: f64) -> String {
     if !places.connects.is_empty() {
         said.push(texts.closed_port.clone());
     }
-    if crate::envoy::fetch::first_change(data).is_some_and(|w| w < wait_floor) {
+    if crate::envoy::fetch::lengthened(data, wait_floor) != *data {
         said.push(fill(&texts.waits, &[("timeout", &format!("{wait_floor}s"))]));
     }
     if said.is_empty() { String::new() } else { fill(&texts.changed, &[("changes", &said.join(", "))]) }
