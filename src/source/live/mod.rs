@@ -143,8 +143,8 @@ impl Cx<'_> {
         }
     }
 
-    /// Start Envoy from the file, probe it, stop it. `why`: said first, when a probe
-    /// of the student's own Envoy led here.
+    /// Start Envoy from the file, probe it, stop it. `why`: why a probe of the
+    /// student's own Envoy led here, said after where the values came from.
     fn launched(&self, why: Option<String>) -> Got {
         let name = &self.artifact.name;
         let failed = |u: Unavailable| Got { slot: Err(u), described: "none".into(), recording: None };
