@@ -69,7 +69,7 @@ fn broken() -> Copy {
     let c = Copy::sample();
     c.edit("01-args.txt", "domain=$(POD_NAMESPACE).svc.cluster.local", "domain=default.svc.cluster.local")
         .edit("03-mesh.txt", "ca_addr_same=yes", "ca_addr_same=no")
-        .edit("bootstrap.yaml", "      http2_protocol_options: {}\n", "")
+        .edit("bootstrap.yaml", "    typed_extension_protocol_options:\n      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n        \"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n        explicit_http_config:\n          http2_protocol_options: {}\n", "")
         .edit("06-ready.txt", "ready_code=503", "ready_code=200")
         .edit("07-identity.txt", "token_audience=istio-ca", "token_audience=\u{1b}[31mistio\u{1b}[0m")
         .remove("08-report.md");
