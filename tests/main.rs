@@ -13,6 +13,7 @@ mod golden;
 mod kinds;
 mod live;
 mod messages;
+mod mutations;
 mod process;
 mod reference;
 mod reports;
