@@ -242,6 +242,17 @@ pub enum Op {
     Seq(&'static [Op]),
 }
 
+impl Op {
+    /// Whether applying it runs Envoy (a bootstrap change and its follow-ups).
+    pub fn runs_envoy(&self) -> bool {
+        match self {
+            Op::Boot(_) | Op::BootOnly(_) | Op::Typo(_) => true,
+            Op::Seq(ops) => ops.iter().any(Op::runs_envoy),
+            _ => false,
+        }
+    }
+}
+
 /// What the mutations read from the lab environment.
 pub struct Ctx {
     pub params: BTreeMap<String, String>,

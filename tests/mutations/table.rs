@@ -23,11 +23,14 @@ use V::*;
 
 /// The reading of key=value lines that the rows with spaces take.
 const SPACES: &str = "spaces around `=` or around the value are layout, not part of the value: the lab's \"as it is\" is about the value's own characters";
+/// What yq prints for a value that is not there is no value to copy.
+const NULL: &str = "an absent value is nothing to copy: null matches nothing (issue 14, 1), so the later step fails too";
 const SAME_CA: V = Same(ENV, "CA_ADDR", MESH, "discovery_address");
 const EXTRA_CLUSTER: &str = "{name: prometheus_stats, type: STATIC, connect_timeout: 0.250s, load_assignment: {cluster_name: prometheus_stats, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 15000}}}}]}]}}";
 const OWN_SOURCE: &str = "{api_config_source: {api_type: GRPC, transport_api_version: V3, grpc_services: [{envoy_grpc: {cluster_name: '{xds}'}}]}, initial_fetch_timeout: 0s, resource_api_version: V3}";
 const TYPED: &str = "@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
 
+#[rustfmt::skip] // one row, one line
 pub fn rows() -> Vec<Row> {
     use Env::{A, B as Lb, C as Lc, D};
     let not_a: &'static [Env] = &[Lb, Lc, D];
@@ -48,6 +51,7 @@ pub fn rows() -> Vec<Row> {
         r("inject.domain-expanded.lab", &[0], Inj(I::Flag("--domain"), Expand)),
         r("inject.domain-expanded.follow", &[0], Seq(&[Inj(I::Flag("--domain"), Expand), Kv(ARGS, "domain", Expand)])),
         r("inject.no-domain-flag", &[0], InjDo(IOp::DelFlag("--domain"))),
+        r("inject.no-domain-flag.null", &[0, 1], Seq(&[InjDo(IOp::DelFlag("--domain")), Kv(ARGS, "domain", Lit("null"))])).rule(NULL),
         r("inject.log-level.lab", &[0], Inj(I::Opt("--proxyLogLevel"), Lit("trace"))),
         r("inject.log-level.follow", &[0], Seq(&[Inj(I::Opt("--proxyLogLevel"), Lit("trace")), Kv(ARGS, "proxy_log_level", Lit("trace"))])),
         r("inject.component-level.lab", &[0], Inj(I::Opt("--proxyComponentLogLevel"), Lit("misc:debug"))),
@@ -55,6 +59,8 @@ pub fn rows() -> Vec<Row> {
         r("inject.ca-addr.lab", &[0], Inj(I::Env("CA_ADDR"), Port("15010"))),
         r("inject.ca-addr.follow", &[0], Seq(&[Inj(I::Env("CA_ADDR"), Port("15010")), Kv(ENV, "CA_ADDR", Port("15010")), Kv(MESH, "ca_addr_same", SAME_CA)])),
         r("inject.no-ca-addr", &[0], InjDo(IOp::DelEnv("CA_ADDR"))),
+        r("inject.no-ca-addr.null", &[0, 2], Seq(&[InjDo(IOp::DelEnv("CA_ADDR")), Kv(ENV, "CA_ADDR", Lit("null"))])).rule(NULL),
+        r("inject.no-pod-namespace.null", &[0, 2], Seq(&[InjDo(IOp::DelEnv("POD_NAMESPACE")), Kv(ENV, "POD_NAMESPACE", Lit("null"))])).rule(NULL),
         r("inject.cert-provider.lab", &[0], Inj(I::Env("PILOT_CERT_PROVIDER"), Lit("kubernetes"))),
         r("inject.cert-provider.follow", &[0], Seq(&[Inj(I::Env("PILOT_CERT_PROVIDER"), Lit("kubernetes")), Kv(ENV, "PILOT_CERT_PROVIDER", Lit("kubernetes"))])),
         r("inject.cluster-id.lab", &[0], Inj(I::Env("ISTIO_META_CLUSTER_ID"), Suf("-2"))),
