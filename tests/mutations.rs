@@ -144,8 +144,11 @@ fn ctx(env: Env) -> Ctx {
 /// A row as built in one environment.
 struct Built {
     index: usize,
+    /// Its directory in the batch.
     name: String,
+    /// Graded in the batch with a launched Envoy.
     live: bool,
+    /// Why the row could not be built here: a mismatch of its own.
     problem: Option<String>,
 }
 
