@@ -18,6 +18,7 @@ mod kinds;
 mod live;
 mod out;
 mod messages;
+mod mutations;
 mod process;
 mod properties;
 mod reference;
