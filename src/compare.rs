@@ -107,6 +107,34 @@ fn walk<'a>(e: &'a Value, f: &'a Value, subset: bool, at: &mut Vec<Step<'a>>) ->
     }
 }
 
+/// Where the first `null` inside `v` is (jq-style path), if there is one: in a derived
+/// expected value, a place with nothing to compare with.
+pub fn null_within(v: &Value) -> Option<String> {
+    fn find<'a>(v: &'a Value, at: &mut Vec<Step<'a>>) -> bool {
+        let found = match v {
+            Value::Null => return true,
+            Value::Object(m) => m.iter().any(|(k, x)| {
+                at.push(Step::Key(k));
+                find(x, at) || {
+                    at.pop();
+                    false
+                }
+            }),
+            Value::Array(a) => a.iter().enumerate().any(|(i, x)| {
+                at.push(Step::Index(i));
+                find(x, at) || {
+                    at.pop();
+                    false
+                }
+            }),
+            _ => false,
+        };
+        found
+    }
+    let mut at = Vec::new();
+    find(v, &mut at).then(|| here(&at, What::Differs).path)
+}
+
 fn here(at: &[Step], what: What) -> Diff {
     let mut path = String::new();
     let mut pointer = String::new();
@@ -147,6 +175,14 @@ mod tests {
     fn order_and_number_form_do_not_matter() {
         assert!(equal(&json!({"a": 1, "b": [1.0]}), &json!({"b": [1], "a": "1"})));
         assert!(!equal(&json!({"a": 1}), &json!({"a": 2})));
+    }
+
+    #[test]
+    fn a_null_inside_is_found() {
+        assert_eq!(null_within(&json!({"a": 1, "m": {"X": null}})), Some(".m.X".into()));
+        assert_eq!(null_within(&json!([1, [2, null]])), Some("[1][1]".into()));
+        assert_eq!(null_within(&json!(null)), Some(".".into()));
+        assert_eq!(null_within(&json!({"a": [], "b": {}})), None);
     }
 
     #[test]

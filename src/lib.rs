@@ -25,6 +25,7 @@ pub mod jq;
 pub mod parallel;
 pub mod report;
 pub mod result;
+pub mod slot;
 pub mod source;
 pub mod spec;
 pub mod timings;

@@ -13,7 +13,7 @@ pub mod live;
 pub mod params;
 pub mod validation;
 
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::envoy::{screen, validate};
 use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
@@ -78,7 +78,7 @@ impl<'s> Sources<'s> {
             .lab
             .values()
             .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                Err(u) if u.blame == crate::slot::Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
             .collect();

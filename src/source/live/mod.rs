@@ -6,7 +6,7 @@ mod same_bootstrap;
 
 use super::artifacts::Artifact;
 use super::Sources;
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::envoy::{admin, launch, recording::Recording};
 use crate::spec::SourceKind;
 use serde_json::Value;
