@@ -66,6 +66,18 @@ pub fn diff(expected: &Value, found: &Value, subset: bool) -> Option<Diff> {
     walk(expected, found, subset, &mut Vec::new())
 }
 
+/// The part of `found` that `expected` covers, as a subset comparison sees it: an
+/// object keeps only the keys `expected` has; anything else is as it is.
+pub fn covered(found: &Value, expected: &Value) -> Value {
+    match (found, expected) {
+        (Value::Object(f), Value::Object(e)) => {
+            Value::Object(f.iter().filter_map(|(k, v)| e.get(k).map(|ev| (k.clone(), covered(v, ev)))).collect())
+        }
+        (Value::Array(f), Value::Array(e)) => Value::Array(f.iter().zip(e).map(|(v, ev)| covered(v, ev)).chain(f.iter().skip(e.len()).cloned()).collect()),
+        _ => found.clone(),
+    }
+}
+
 /// A step into a value: an object key or an array index.
 enum Step<'a> {
     Key(&'a str),
@@ -192,5 +204,6 @@ mod tests {
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), false).unwrap().what, What::Unexpected);
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), true), None);
         assert_eq!(diff(&json!({"a-b": 1}), &json!({}), true).unwrap().path, "[\"a-b\"]");
+        assert_eq!(covered(&json!({"a": {"x": 1, "y": 2}, "b": 3}), &json!({"a": {"x": 1}})), json!({"a": {"x": 1}}));
     }
 }

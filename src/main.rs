@@ -35,3 +35,7 @@ fn with_safe_arguments(e: clap::Error) -> clap::Error {
         }
     }
 }
+
+// See Cargo.toml: a third less CPU for a class.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -141,3 +141,14 @@ fn a_value_off_by_a_common_slip_names_the_slip() {
 fn a_json_difference_is_said_against_its_source_and_place() {
     edited_says("06-node.json", "\"mesh-payments\"", "\"mesh-x\"", "node.matches_bootstrap", &["06-node.json is not the node of your bootstrap.yaml: `.metadata.MESH_ID` has another value"]);
 }
+
+/// json_subset: a variable of the mesh config's proxyMetadata that istio-proxy lacks is
+/// named, with why it matters.
+#[test]
+fn a_proxy_metadata_variable_missing_from_the_env_is_named() {
+    let c = Copy::sample();
+    let inject = c.read("inject.yaml");
+    let at = inject.find("        - name: ISTIO_META_DNS_CAPTURE\n          value: \"true\"\n").unwrap();
+    c.write("inject.yaml", format!("{}{}", &inject[..at], &inject[at + "        - name: ISTIO_META_DNS_CAPTURE\n          value: \"true\"\n".len()..]));
+    says(&c, "inject.proxy_metadata", &["`.ISTIO_META_DNS_CAPTURE` is missing: those variables come from the mesh config", "--meshConfigFile"]);
+}

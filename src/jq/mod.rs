@@ -7,7 +7,6 @@
 //! Errors are mapped back to the expression they came from.
 
 pub mod convert;
-mod lookup;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
@@ -42,8 +41,6 @@ pub struct Program {
     exprs: Vec<ExprSrc>,
     deps: Vec<BTreeSet<usize>>,
     globals: Vec<String>,
-    /// Per expression: run without jaq, when it only reads a variable.
-    lookups: Vec<Option<lookup::Lookup>>,
 }
 
 /// Reserved variables every expression can use besides the spec's own.
@@ -71,10 +68,7 @@ impl ProgramBuilder {
         let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
-            Ok(filter) => {
-                let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
-                Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups })
-            }
+            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
             // Only on failure: compile each expression alone, so every error names its own.
             Err(whole) => Err(self.locate_errors(defs, &names, &prefixes, &starts, whole)),
         }
@@ -268,19 +262,6 @@ impl Program {
     /// per global, in order (see [`Program::vars`]); `found` and `expected` fill the
     /// reserved variables.
     pub fn run(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
-        if let (Some(l), Val::Arr(values)) = (&self.lookups[id.0], vars)
-            && let Some(var) = values.get(l.global)
-        {
-            return match l.run(var.clone()) {
-                Ok(v) => Outcome::Value(v),
-                Err(e) => Outcome::Error(convert::error_text(e)),
-            };
-        }
-        self.run_jaq(id, vars, input, found, expected)
-    }
-
-    /// [`Program::run`] through jaq, whatever the expression.
-    fn run_jaq(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
         let all = [vars.clone(), found, expected, Val::from(id.0 as isize)];
         let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new(all));
         let mut outputs = self.filter.id.run((ctx, input));
@@ -350,7 +331,7 @@ mod tests {
         let p = ProgramBuilder::default().build("def twice: . * 2;", &["a".to_string()]);
         assert!(p.is_ok(), "{:?}", p.err());
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        assert!(compile(&assemble("", &[], &[]).0, &names).is_ok(), "the text form compiles too");
+        assert!(compile(&assemble("", &[], &[]).0, &names).is_ok());
         // The definitions are still checked.
         let errs = ProgramBuilder::default().build("def broken: $nope;", &[]).err().expect("an error in defs");
         assert!(errs.iter().any(|e| e.message.contains("undefined variable")), "{errs:?}");
@@ -360,36 +341,5 @@ mod tests {
     fn halt_is_an_error_not_an_exit() {
         let (p, ids) = program(&["halt"], &[]);
         assert!(matches!(p.run(ids[0], &Program::vars(&[]), Val::Null, Val::Null, Val::Null), Outcome::Error(_)));
-    }
-
-    /// A lookup run without jaq gives what jaq gives, errors included.
-    #[test]
-    fn lookups_agree_with_jaq() {
-        let exprs = ["$a", "$a.k", "$a.k.n", "$a[1]", "$a[7]", "$a.k[0]", "$b.x", "$b[0].y"];
-        let globals: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
-        let mut b = ProgramBuilder::default();
-        let ids: Vec<ExprId> = exprs.iter().map(|e| b.add(e, e.to_string())).collect();
-        let p = b.build("", &globals).unwrap();
-        assert!(ids.iter().all(|id| p.lookups[id.0].is_some()), "every one of these is a lookup");
-        let values = [
-            serde_json::json!({"k": {"n": 1}}),
-            serde_json::json!({"k": ["x"]}),
-            serde_json::json!({}),
-            serde_json::json!([10, 20]),
-            serde_json::json!(null),
-            serde_json::json!("text"),
-            serde_json::json!(3),
-            serde_json::json!([{"y": true}]),
-        ];
-        for a in &values {
-            for bv in &values {
-                let vars = Program::vars(&[convert::to_jaq(a), convert::to_jaq(bv)]);
-                for (code, id) in exprs.iter().zip(&ids) {
-                    let fast = format!("{:?}", p.run(*id, &vars, Val::Null, Val::Null, Val::Null));
-                    let slow = format!("{:?}", p.run_jaq(*id, &vars, Val::Null, Val::Null, Val::Null));
-                    assert_eq!(fast, slow, "{code} with $a = {a}, $b = {bv}");
-                }
-            }
-        }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Kind, KindDef};
 use crate::check::{expected_json, need, Cx, JsonUse, Verdict};
-use crate::compare::diff;
+use crate::compare::{covered, diff};
 use crate::jq::{ExprId, Outcome};
 use crate::spec::fields::Fields;
 
@@ -40,6 +40,8 @@ impl Kind for Json {
         };
         let how = if self.subset { JsonUse::Subset } else { JsonUse::Equals };
         let exp = need!(expected_json(cx, self.expect, how));
+        // Of a subset, only what the expected value covers is the found value.
+        let found = if self.subset { covered(&found, &exp) } else { found };
         let (v, detail) = match diff(&exp, &found, self.subset) {
             None => (Verdict::pass().expected(exp).found(found), detail),
             // Show the values where they part, not two whole documents.
