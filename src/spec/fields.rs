@@ -30,6 +30,11 @@ impl Fields<'_, '_> {
         self.cx.err(Some(&self.anchor), needle, message);
     }
 
+    /// Whether the check sets the field at all (well or not).
+    pub fn given(&self, name: &str) -> bool {
+        self.def.fields.contains_key(name)
+    }
+
     /// A text field, if given.
     pub fn text(&mut self, name: &str) -> Option<String> {
         match self.def.fields.get(name)? {
@@ -43,7 +48,7 @@ impl Fields<'_, '_> {
 
     /// A text field the kind cannot do without.
     pub fn need(&mut self, name: &str) -> Option<String> {
-        if !self.def.fields.contains_key(name) {
+        if !self.given(name) {
             let kind = self.kind;
             self.error("", &format!("kind {kind} needs `{name}`"));
         }

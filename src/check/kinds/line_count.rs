@@ -17,7 +17,7 @@ struct LineCount {
 fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
     let m = f.need("matches")?;
     let (min, max) = (f.count("min"), f.count("max"));
-    if min.is_none() && max.is_none() {
+    if !f.given("min") && !f.given("max") {
         f.error("", "line_count needs `min`, `max` or both");
     }
     Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, min, max }))
