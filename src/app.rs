@@ -2,17 +2,17 @@
 
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
 use crate::display::{path as shown, safe_lines};
-use crate::result::SubmissionResult;
-use crate::{batch, class, exit};
+use crate::{batch, exit};
 use crate::grade::Grader;
 use crate::report;
+use crate::result::SubmissionResult;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
 use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
@@ -91,6 +91,7 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
     if args.save_probe.is_some() && dirs.len() > 1 {
         return Err("--save-probe records one submission; give one directory".into());
     }
+    let out = args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose()?;
     let grader = Grader::new(&spec, params, run_options(args));
     timings.lap("read the lab files");
     for problem in grader.lab_problems() {
@@ -101,8 +102,13 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
     let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
     print_report(args, &results, &ropts);
     timings.lap("write the report");
-    write_report_files(args, &dirs, &results, &report::Options { color: false, ..ropts })?;
+    let file_opts = report::Options { color: false, ..ropts };
+    write_report_files(args, &results, &file_opts)?;
+    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
     timings.lap("write the report files");
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
     Ok(exit::for_results(&results))
 }
 
@@ -138,7 +144,8 @@ fn jobs(args: &GradeArgs, submissions: usize) -> usize {
     }
 }
 
-/// The report on stdout: a table for several submissions in text, else the format's.
+/// The report on stdout: a table for several submissions in text, else the format's
+/// (and, for `--format github`, the step summary).
 fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::Options) {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) is not the grader's failure.
@@ -148,19 +155,22 @@ fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::
         report::write(args.format, results, ropts, &mut stdout)
     };
     let _ = stdout.flush();
+    drop(stdout);
+    if args.format == report::Format::Github
+        && let Err(e) = report::step_summary::append(results, &report::View::of(report::Format::Github, ropts))
+    {
+        eprintln!("labcheck: warning: cannot append to GITHUB_STEP_SUMMARY: {e}");
+    }
 }
 
-/// The report files asked for (`--junit FILE`, ...) and `--out DIR`.
-fn write_report_files(args: &GradeArgs, dirs: &[PathBuf], results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
+/// The report files asked for (`--junit FILE`, ...).
+fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
     for (format, path) in args.report_files() {
         let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {
             report::write(format, results, file_opts, &mut f)?;
             f.flush()
         });
         written.map_err(|e| format!("cannot write {}: {e}", shown(&path)))?;
-    }
-    if let Some(dir) = &args.out {
-        write_out(dir, dirs, results, file_opts).map_err(|e| format!("cannot write into {}: {e}", shown(dir)))?;
     }
     Ok(())
 }
@@ -188,20 +198,4 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(dirs)
-}
-
-/// One report per submission and format, then the class statistics.
-fn write_out(dir: &Path, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let names = batch::names(dirs);
-    let pairs: Vec<(&String, &SubmissionResult)> = names.iter().zip(results).collect();
-    let written = crate::parallel::map(&pairs, |(name, r)| {
-        report::Format::ALL.iter().try_for_each(|format| {
-            let file = dir.join(format!("{name}.{}", format.extension()));
-            std::fs::write(file, report::render(*format, std::slice::from_ref(*r), opts))
-        })
-    });
-    written.into_iter().collect::<std::io::Result<()>>()?;
-    let subs: Vec<class::Submission> = names.iter().zip(results).map(|(name, result)| class::Submission { name, result }).collect();
-    class::write(dir, &class::stats(&subs))
 }

@@ -34,7 +34,8 @@ With several submissions the code is the most serious one.
 
 Environment:
   NO_COLOR          no colour with --color auto
-  CI                no progress bar
+  CI                no progress bar (unless empty, 0 or false)
+  GITHUB_STEP_SUMMARY  with --format github, a Markdown summary is appended to this file
   LABCHECK_TIMINGS  1 (anything but 0 or empty): how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
@@ -64,11 +65,12 @@ pub struct GradeArgs {
     pub batch: Option<PathBuf>,
 
     /// Submissions graded at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = jobs)]
     pub jobs: Option<std::num::NonZeroUsize>,
 
-    /// Write one report per submission and format here, and the class statistics
-    /// (class.json, class.csv, class.html).
+    /// Write one report per submission and format here, the class statistics (class.json,
+    /// class.csv, class.html) and the gradebook (scores.csv). A folder labcheck wrote
+    /// before is cleared of that run's files first; any other folder must be new or empty.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
@@ -104,7 +106,8 @@ pub struct GradeArgs {
     pub format: Format,
 
     /// Who reads the reports: students never see expected values. Default: student for
-    /// text and gradescope, instructor for json, junit and tap.
+    /// text, instructor for json, junit and tap; gradescope and github are always for
+    /// students.
     #[arg(long, value_enum)]
     pub audience: Option<Audience>,
 
@@ -138,6 +141,12 @@ pub struct GradeArgs {
     /// --no-live or --no-envoy: there is then no probe to record.
     #[arg(long, value_name = "FILE")]
     pub save_probe: Option<PathBuf>,
+}
+
+/// `--jobs`: a count of submissions, 1 or more.
+fn jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
+    let n: usize = s.trim().parse().map_err(|_| "give a whole number of submissions to grade at once, 1 or more".to_string())?;
+    std::num::NonZeroUsize::new(n).ok_or_else(|| "grading takes at least one submission at a time: give 1 or more".into())
 }
 
 impl GradeArgs {

@@ -7,8 +7,14 @@ use crate::common::*;
 use regex::Regex;
 use std::path::Path;
 
-const FORMATS: [(&str, &str); 5] =
-    [("text", "txt"), ("json", "json"), ("junit", "junit.xml"), ("tap", "tap"), ("gradescope", "gradescope.json")];
+const FORMATS: [(&str, &str); 6] = [
+    ("text", "txt"),
+    ("json", "json"),
+    ("junit", "junit.xml"),
+    ("tap", "tap"),
+    ("gradescope", "gradescope.json"),
+    ("github", "github"),
+];
 
 /// What changes from run to run: times, ports, temporary directories.
 fn normalise(out: &str, submission: &Path) -> String {
@@ -23,36 +29,37 @@ fn normalise(out: &str, submission: &Path) -> String {
 }
 
 fn golden(case: &str, submission: &Path, grade: impl Fn() -> Grade) {
-    let dir = root().join("tests/golden");
-    let bless = std::env::var_os("BLESS").is_some();
     for (format, ext) in FORMATS {
         let g = grade().text().args(&["--format", format, "--color", "never"]).run();
-        let code = g.code.expect("exit code");
-        let got = normalise(&g.stdout, submission);
-        let path = dir.join(format!("{case}.{code}.{ext}"));
-        if bless {
-            for stale in std::fs::read_dir(&dir).unwrap().flatten() {
-                let n = stale.file_name().to_string_lossy().into_owned();
-                if n.starts_with(&format!("{case}.")) && n.ends_with(&format!(".{ext}")) && n[case.len() + 1..].split('.').next().is_some_and(|c| c.parse::<i32>().is_ok()) {
-                    std::fs::remove_file(stale.path()).unwrap();
-                }
+        compare(case, g.code.expect("exit code"), ext, &normalise(&g.stdout, submission));
+    }
+}
+
+/// `got` against tests/golden/CASE.CODE.EXT, or written there with BLESS=1.
+fn compare(case: &str, code: i32, ext: &str, got: &str) {
+    let dir = root().join("tests/golden");
+    let path = dir.join(format!("{case}.{code}.{ext}"));
+    if std::env::var_os("BLESS").is_some() {
+        for stale in std::fs::read_dir(&dir).unwrap().flatten() {
+            let n = stale.file_name().to_string_lossy().into_owned();
+            if n.starts_with(&format!("{case}.")) && n.ends_with(&format!(".{ext}")) && n[case.len() + 1..].split('.').next().is_some_and(|c| c.parse::<i32>().is_ok()) {
+                std::fs::remove_file(stale.path()).unwrap();
             }
-            std::fs::write(&path, &got).unwrap();
-            continue;
         }
-        let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-            panic!("no golden file {} (exit code {code}); run `make bless` if the change is deliberate", path.display())
-        });
-        if got != want {
-            let at = got.lines().zip(want.lines()).position(|(g, w)| g != w).unwrap_or(got.lines().count().min(want.lines().count()));
-            panic!(
-                "{case} as {format} differs from {} at line {}:\n  now:    {}\n  golden: {}\nrun `make bless` if the change is deliberate",
-                path.display(),
-                at + 1,
-                got.lines().nth(at).unwrap_or("(end)"),
-                want.lines().nth(at).unwrap_or("(end)")
-            );
-        }
+        std::fs::write(&path, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no golden file {} (exit code {code}); run `make bless` if the change is deliberate", path.display()));
+    if got != want {
+        let at = got.lines().zip(want.lines()).position(|(g, w)| g != w).unwrap_or(got.lines().count().min(want.lines().count()));
+        panic!(
+            "{case} as {ext} differs from {} at line {}:\n  now:    {}\n  golden: {}\nrun `make bless` if the change is deliberate",
+            path.display(),
+            at + 1,
+            got.lines().nth(at).unwrap_or("(end)"),
+            want.lines().nth(at).unwrap_or("(end)")
+        );
     }
 }
 
@@ -88,4 +95,25 @@ fn broken_submission() {
 #[test]
 fn envoy_missing() {
     golden("envoy-missing", &sample(), || Grade::new("sample-answers/ist2-boot").args(&["--envoy", "/nonexistent/envoy", "--no-live"]));
+}
+
+/// A class with a non-ASCII name, hostile names (a formula, markup, a newline, a comma
+/// and a quote) and a name near the file-name limit: the gradebook and the GitHub
+/// annotations of the batch.
+#[test]
+fn class() {
+    let parent = tempfile::tempdir().unwrap();
+    let long = format!("{}-end", "long".repeat(60));
+    let names = ["alice", "张伟", "=SUM(A1:A9)", "<b>bob<b>, \"jr\"\nx", long.as_str()];
+    for name in names {
+        std::fs::rename(Copy::sample().dir.keep(), parent.path().join(name)).unwrap();
+    }
+    let f = parent.path().join("张伟/03-mesh.txt");
+    std::fs::write(&f, std::fs::read_to_string(&f).unwrap().replace("ca_addr_same=yes", "ca_addr_same=no")).unwrap();
+    std::fs::remove_file(parent.path().join(long.as_str()).join("08-report.md")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let g = Grade::batch(parent.path()).no_envoy().text().args(&["--format", "github", "--out", out.path().to_str().unwrap()]).run();
+    let code = g.code.expect("exit code");
+    compare("class", code, "github", &normalise(&g.stdout, parent.path()));
+    compare("class", code, "scores.csv", &std::fs::read_to_string(out.path().join("scores.csv")).unwrap());
 }

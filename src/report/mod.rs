@@ -1,9 +1,11 @@
 //! Reports: views of the results, one file per format.
 
 pub mod color;
+pub mod github;
 pub mod gradescope;
 pub mod json;
 pub mod junit;
+pub mod step_summary;
 pub mod tap;
 pub mod text;
 
@@ -16,6 +18,8 @@ pub enum Format {
     Junit,
     Tap,
     Gradescope,
+    /// GitHub Actions workflow commands: an annotation per failing check.
+    Github,
 }
 
 /// Who reads the report. Students never see expected values; instructors do.
@@ -26,20 +30,25 @@ pub enum Audience {
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [Format::Text, Format::Json, Format::Junit, Format::Tap, Format::Gradescope];
+    /// The formats of one submission's report files in `--out DIR`. GitHub's workflow
+    /// commands mean something only on a CI run's output.
+    pub const FILES: [Format; 5] = [Format::Text, Format::Json, Format::Junit, Format::Tap, Format::Gradescope];
 
-    /// Text is read by students in the lab, Gradescope's output is shown to students;
-    /// the other machine formats go to CI, read by instructors.
+    /// Text is read by students in the lab; the other machine formats go to CI, read by
+    /// instructors. Gradescope's and GitHub's are always for students (see
+    /// `student_facing`).
     pub fn default_audience(self) -> Audience {
         match self {
-            Format::Text | Format::Gradescope => Audience::Student,
+            Format::Text | Format::Gradescope | Format::Github => Audience::Student,
             Format::Json | Format::Junit | Format::Tap => Audience::Instructor,
         }
     }
 
-    /// Shown to students whatever the audience: hidden checks keep their secret here.
+    /// Shown to students whatever `--audience` says: Gradescope shows its results to
+    /// the student, and a GitHub Classroom repository's annotations and step summary
+    /// are the student's to read.
     pub fn student_facing(self) -> bool {
-        self == Format::Gradescope
+        matches!(self, Format::Gradescope | Format::Github)
     }
 
     /// File name ending for one submission's report in `--out DIR`.
@@ -50,6 +59,7 @@ impl Format {
             Format::Junit => "junit.xml",
             Format::Tap => "tap",
             Format::Gradescope => "gradescope.json",
+            Format::Github => "github.txt",
         }
     }
 }
@@ -66,22 +76,18 @@ pub struct Options {
 #[derive(Debug, Clone, Copy)]
 pub struct View {
     pub audience: Audience,
-    pub student_facing: bool,
     pub color: bool,
 }
 
 impl View {
     pub fn of(format: Format, opts: &Options) -> View {
-        View {
-            audience: opts.audience.unwrap_or(format.default_audience()),
-            student_facing: format.student_facing(),
-            color: opts.color && format == Format::Text,
-        }
+        let audience = if format.student_facing() { Audience::Student } else { opts.audience.unwrap_or(format.default_audience()) };
+        View { audience, color: opts.color && format == Format::Text }
     }
 
     /// The expected value this view may show for this check.
     pub fn expected<'c>(&self, c: &'c CheckResult) -> Option<&'c str> {
-        if self.audience == Audience::Student || (c.hidden && self.student_facing) {
+        if self.audience == Audience::Student {
             None
         } else {
             c.expected.as_deref()
@@ -176,5 +182,6 @@ pub fn render(format: Format, results: &[SubmissionResult], opts: &Options) -> S
         }
         Format::Junit => junit::render(results, &view),
         Format::Tap => tap::render(results, &view),
+        Format::Github => github::render(results, &view),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::color::{paint, Paint};
 use super::View;
-use crate::display::safe;
+use crate::display::{safe, safe_max};
 use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 
@@ -11,10 +11,9 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
     let c = view.color;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", paint(c, Paint::Bold, &safe(&r.lab)), safe(&r.title));
-    // Both made safe when graded.
-    let _ = writeln!(out, "submission: {}", r.submission);
+    let _ = writeln!(out, "submission: {}", line(&r.submission));
     if let Some(live) = &r.live_source {
-        let _ = writeln!(out, "live values from: {live}");
+        let _ = writeln!(out, "live values from: {}", line(live));
     }
     let width = r.checks.iter().map(|c| c.id.chars().count()).max().unwrap_or(0);
     // A reason shared by several checks (Envoy not running, a file missing) is said
@@ -26,7 +25,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
             continue;
         }
         let _ = writeln!(out);
-        let head = format!("Step {}: {}", step.step, step.title);
+        let head = format!("Step {}: {}", step.step, line(&step.title));
         let _ = writeln!(out, "{}  {}/{}", paint(c, Paint::Bold, &head), step.score, step.max_score);
         for ch in checks {
             let (word, p) = match ch.status {
@@ -35,7 +34,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
                 Status::Error => ("ERROR", Paint::Yellow),
                 Status::Skip => ("SKIP ", Paint::Dim),
             };
-            let _ = writeln!(out, "  {}  {:width$}  {}", paint(c, p, word), ch.id, ch.title);
+            let _ = writeln!(out, "  {}  {:width$}  {}", paint(c, p, word), line(&ch.id), line(&ch.title));
             if ch.status == Status::Pass {
                 continue;
             }
@@ -47,12 +46,12 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
                 }
             };
             if ch.status == Status::Skip {
-                let _ = writeln!(out, "{}", paint(c, Paint::Dim, &format!("         {message}")));
+                let _ = writeln!(out, "{}", paint(c, Paint::Dim, &format!("         {}", line(&message))));
                 continue;
             }
             let pad = " ".repeat(9);
             let mut field = |name: &str, value: &str| {
-                let _ = writeln!(out, "{pad}{}{value}", paint(c, Paint::Dim, &format!("{name:<10}")));
+                let _ = writeln!(out, "{pad}{}{}", paint(c, Paint::Dim, &format!("{name:<10}")), line(value));
             };
             if let Some(p) = &ch.place {
                 field("where:", p);
@@ -74,6 +73,12 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
     out
 }
 
+/// Text on one line that no terminal obeys. What the grader found is made so when
+/// graded; this keeps the report a report whatever reaches it (a spec's title too).
+fn line(s: &str) -> String {
+    safe_max(s, usize::MAX)
+}
+
 /// The first words of a message, up to its first colon ("could not check").
 fn lead(message: &str) -> &str {
     message.split(':').next().unwrap_or(message)
@@ -82,7 +87,8 @@ fn lead(message: &str) -> &str {
 /// Several submissions: one line each, then the class in one line.
 pub fn table(results: &[SubmissionResult], view: &View) -> String {
     let c = view.color;
-    let width = results.iter().map(|r| r.submission.chars().count()).max().unwrap_or(0);
+    // In terminal columns: a CJK name takes two a character.
+    let width = results.iter().map(|r| crate::display::width(&line(&r.submission))).max().unwrap_or(0);
     let mut out = String::new();
     for r in results {
         let (word, p) = match r.worst() {
@@ -90,7 +96,7 @@ pub fn table(results: &[SubmissionResult], view: &View) -> String {
             Status::Fail => ("FAIL ", Paint::Red),
             _ => ("ERROR", Paint::Yellow),
         };
-        let _ = writeln!(out, "{}  {:width$}  {}", paint(c, p, word), r.submission, super::summary(r));
+        let _ = writeln!(out, "{}  {}  {}", paint(c, p, word), crate::display::pad(&line(&r.submission), width), super::summary(r));
     }
     let passed = results.iter().filter(|r| r.worst() == Status::Pass).count();
     let _ = writeln!(out, "\n{} submissions: {passed} with every check passed", results.len());
