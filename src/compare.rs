@@ -123,25 +123,20 @@ fn walk<'a>(e: &'a Value, f: &'a Value, subset: bool, at: &mut Vec<Step<'a>>) ->
 /// expected value, a place with nothing to compare with.
 pub fn null_within(v: &Value) -> Option<String> {
     fn find<'a>(v: &'a Value, at: &mut Vec<Step<'a>>) -> bool {
-        let found = match v {
-            Value::Null => return true,
-            Value::Object(m) => m.iter().any(|(k, x)| {
-                at.push(Step::Key(k));
-                find(x, at) || {
-                    at.pop();
-                    false
-                }
-            }),
-            Value::Array(a) => a.iter().enumerate().any(|(i, x)| {
-                at.push(Step::Index(i));
-                find(x, at) || {
-                    at.pop();
-                    false
-                }
-            }),
-            _ => false,
+        let inside = |step: Step<'a>, x: &'a Value, at: &mut Vec<Step<'a>>| {
+            at.push(step);
+            let found = find(x, at);
+            if !found {
+                at.pop();
+            }
+            found
         };
-        found
+        match v {
+            Value::Null => true,
+            Value::Object(m) => m.iter().any(|(k, x)| inside(Step::Key(k), x, at)),
+            Value::Array(a) => a.iter().enumerate().any(|(i, x)| inside(Step::Index(i), x, at)),
+            _ => false,
+        }
     }
     let mut at = Vec::new();
     find(v, &mut at).then(|| here(&at, What::Differs).path)
