@@ -5,10 +5,11 @@ use crate::display::{path as shown, safe_lines};
 use crate::{batch, exit};
 use crate::grade::Grader;
 use crate::report;
+use crate::result::SubmissionResult;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
-use crate::spec::{Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,12 +38,12 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     }
 }
 
-fn load_spec(source: &SpecSource, load: Load) -> Result<Spec, String> {
+fn load_spec(source: &SpecSource) -> Result<Spec, String> {
     let loaded = match &source.spec {
-        None => Spec::builtin_with(load),
+        None => Spec::builtin(),
         Some(_) => {
             let (text, name) = spec_text(source)?;
-            Spec::load_with(&text, &name, load)
+            Spec::load(&text, &name)
         }
     };
     loaded.map_err(|errs| {
@@ -61,9 +62,7 @@ fn spec(args: SpecArgs) -> u8 {
             Err(e) => fail(e),
         };
     }
-    // Checking a spec is the place to find every mistake, a regex too large included;
-    // grading compiles a regex only when a check first uses it (see `Load`).
-    let spec = match load_spec(&args.source, Load::Full) {
+    let spec = match load_spec(&args.source) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -78,33 +77,52 @@ fn spec(args: SpecArgs) -> u8 {
 }
 
 fn grade(args: GradeArgs) -> u8 {
+    graded(&args).unwrap_or_else(fail)
+}
+
+/// Grade as `args` say: the exit code, or why nothing could be graded.
+fn graded(args: &GradeArgs) -> Result<u8, String> {
     let mut timings = Timings::from_env();
-    // Otherwise the run would end with no recording, and nothing said.
+    refuse_save_probe_without_live(args)?;
+    let spec = load_spec(&args.source)?;
+    timings.lap("load the spec");
+    let params = Params::resolve(&spec, args.params_file.as_deref(), &args.params)?;
+    let dirs = submissions(args, &spec)?;
+    if args.save_probe.is_some() && dirs.len() > 1 {
+        return Err("--save-probe records one submission; give one directory".into());
+    }
+    let out = args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose()?;
+    let grader = Grader::new(&spec, params, run_options(args));
+    timings.lap("read the lab files");
+    for problem in grader.lab_problems() {
+        eprintln!("labcheck: warning: {}", safe_lines(&problem));
+    }
+    let results = batch::grade_all(&grader, &dirs, jobs(args, dirs.len()));
+    timings.lap("grade");
+    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+    print_report(args, &results, &ropts);
+    timings.lap("write the report");
+    let file_opts = report::Options { color: false, ..ropts };
+    write_report_files(args, &results, &file_opts)?;
+    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
+    timings.lap("write the report files");
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+    Ok(exit::for_results(&results))
+}
+
+/// Otherwise the run would end with no recording, and nothing said.
+fn refuse_save_probe_without_live(args: &GradeArgs) -> Result<(), String> {
     if args.save_probe.is_some() && (args.no_live || args.no_envoy) {
         let off = if args.no_live { "--no-live" } else { "--no-envoy" };
-        return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
+        return Err(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
     }
-    let spec = match load_spec(&args.source, Load::Grading) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    // The built-in spec's jq may still be compiling on the other core: see `Load`.
-    timings.lap("load the spec");
-    let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
-    let dirs = match submissions(&args, &spec) {
-        Ok(d) => d,
-        Err(e) => return fail(e),
-    };
-    if args.save_probe.is_some() && dirs.len() > 1 {
-        return fail("--save-probe records one submission; give one directory");
-    }
-    let out = match args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose() {
-        Ok(o) => o,
-        Err(e) => return fail(e),
-    };
+    Ok(())
+}
+
+/// How this run treats Envoy and the live checks.
+fn run_options(args: &GradeArgs) -> Options {
     let live = if args.launch_envoy {
         Live::Launch
     } else if let Some(r) = &args.replay {
@@ -114,56 +132,47 @@ fn grade(args: GradeArgs) -> u8 {
     } else {
         Live::Probe
     };
-    let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() };
-    let grader = Grader::new(&spec, params, opts);
-    timings.lap("read the lab files");
-    for problem in grader.lab_problems() {
-        eprintln!("labcheck: warning: {}", safe_lines(&problem));
-    }
-    let jobs = match args.jobs {
+    Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() }
+}
+
+/// Submissions graded at once: as asked, else one per core for a batch.
+fn jobs(args: &GradeArgs, submissions: usize) -> usize {
+    match args.jobs {
         Some(j) => j.get(),
-        None if dirs.len() < 2 => 1,
+        None if submissions < 2 => 1,
         None => crate::parallel::cores(),
-    };
-    let results = batch::grade_all(&grader, &dirs, jobs);
-    // Compiled ahead, the built-in spec's jq cannot fail unless the binary is broken;
-    // should it, every expression said so, and no such result is told.
-    if !spec.program.compiled() {
-        return fail(crate::jq::NOT_COMPILED);
     }
-    timings.lap("grade");
-    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+}
+
+/// The report on stdout: a table for several submissions in text, else the format's
+/// (and, for `--format github`, the step summary).
+fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::Options) {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) is not the grader's failure.
     let _ = if results.len() > 1 && args.format == report::Format::Text {
-        stdout.write_all(report::text::table(&results, &report::View::of(report::Format::Text, &ropts)).as_bytes())
+        stdout.write_all(report::text::table(results, &report::View::of(report::Format::Text, ropts)).as_bytes())
     } else {
-        report::write(args.format, &results, &ropts, &mut stdout)
+        report::write(args.format, results, ropts, &mut stdout)
     };
     let _ = stdout.flush();
     drop(stdout);
     if args.format == report::Format::Github
-        && let Err(e) = report::step_summary::append(&results, &report::View::of(report::Format::Github, &ropts)) {
-            eprintln!("labcheck: warning: cannot append to GITHUB_STEP_SUMMARY: {e}");
-        }
+        && let Err(e) = report::step_summary::append(results, &report::View::of(report::Format::Github, ropts))
+    {
+        eprintln!("labcheck: warning: cannot append to GITHUB_STEP_SUMMARY: {e}");
+    }
+}
 
-    timings.lap("write the report");
-    let file_opts = report::Options { color: false, ..ropts };
+/// The report files asked for (`--junit FILE`, ...).
+fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
     for (format, path) in args.report_files() {
         let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {
-            report::write(format, &results, &file_opts, &mut f)?;
+            report::write(format, results, file_opts, &mut f)?;
             f.flush()
         });
-        if let Err(e) = written {
-            return fail(format!("cannot write {}: {e}", shown(&path)));
-        }
+        written.map_err(|e| format!("cannot write {}: {e}", shown(&path)))?;
     }
-    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
-    timings.lap("write the report files");
-    if !problems.is_empty() {
-        return fail(problems.join("\n"));
-    }
-    exit::for_results(&results)
+    Ok(())
 }
 
 /// The submissions to grade: the directories given, every one under `--batch`, or the

@@ -12,9 +12,9 @@ mod same_bootstrap;
 
 use super::artifacts::Artifact;
 use super::Sources;
-use crate::derive::{Blame, Slot, Unavailable};
 use crate::envoy::admin::{self, Ask};
 use crate::envoy::{launch, recording::Recording};
+use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::envoy::{fill, Envoy, LiveTexts};
 use crate::spec::SourceKind;
 use same_bootstrap::Differ;
