@@ -7,6 +7,10 @@ use serde_json::Value;
 pub enum Blame {
     /// The submission is wrong or incomplete.
     Student,
+    /// The submission is why, and another check (the message names it) charges it: this
+    /// one is not graded (`skip`), so that one mistake costs one step. Unlike `Skip`,
+    /// it is one submission's, so `max_score` may differ within a run.
+    Elsewhere,
     /// The grader could not find out (lab file missing, Envoy not found, ...).
     Grader,
     /// Not graded in this run (an optional lab file absent, `--no-envoy`).
@@ -25,6 +29,9 @@ impl Unavailable {
     }
     pub fn student(message: impl Into<String>) -> Self {
         Unavailable::new(Blame::Student, message)
+    }
+    pub fn elsewhere(message: impl Into<String>) -> Self {
+        Unavailable::new(Blame::Elsewhere, message)
     }
     pub fn grader(message: impl Into<String>) -> Self {
         Unavailable::new(Blame::Grader, message)

@@ -44,6 +44,7 @@ impl Verdict {
     pub fn unavailable(u: &Unavailable) -> Verdict {
         let (status, lead) = match u.blame {
             Blame::Student => (Status::Fail, "cannot check"),
+            Blame::Elsewhere => (Status::Skip, "not graded"),
             Blame::Grader => (Status::Error, "could not check"),
             Blame::Skip => (Status::Skip, "skipped"),
         };

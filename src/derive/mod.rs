@@ -83,13 +83,18 @@ impl<'s> Env<'s> {
                 Ok(Outcome::Error(e)) => Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())),
             };
             let value = value.map_err(|mut u| {
-                if let Some(b) = l.blame
-                    && u.blame != Blame::Skip
-                {
-                    u.blame = match b {
+                if let Some(b) = l.blame {
+                    let to = match b {
                         BlameDef::Submission => Blame::Student,
                         BlameDef::Grader => Blame::Grader,
+                        BlameDef::Elsewhere => Blame::Elsewhere,
                     };
+                    // A run's skip and a value not graded stay so; and a check not graded
+                    // for the student's sake still shows the grader's own trouble.
+                    let keep = matches!(u.blame, Blame::Skip | Blame::Elsewhere) || (to == Blame::Elsewhere && u.blame == Blame::Grader);
+                    if !keep {
+                        u.blame = to;
+                    }
                 }
                 u
             });
@@ -108,7 +113,7 @@ impl<'s> Env<'s> {
     }
 
     /// Run an expression. If a variable it needs is unavailable, so is its result
-    /// (the most telling reason wins: skip, then grader, then student).
+    /// (the most telling reason wins: skip, then grader, then not graded, then student).
     pub fn run(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Outcome, Unavailable> {
         let mut worst: Option<&Unavailable> = None;
         for d in self.spec.program.deps(id) {
@@ -126,11 +131,13 @@ impl<'s> Env<'s> {
         Ok(self.spec.program.run(id, vars, input, j(found), j(expected)))
     }
 
-    /// Why an expression is not run at all in this run, if a variable it needs was
-    /// skipped by a choice of the run. A `let` is skipped exactly when a variable it
-    /// reads is, so this is the same for every submission of a run.
+    /// Why an expression is not run at all, if a variable it needs was skipped by a
+    /// choice of the run (the same for every submission of a run), or is not graded
+    /// because another check charges the submission for it (and the grader had no
+    /// trouble of its own there). A `let` is skipped exactly when a variable it reads is.
     pub fn skipped(&self, id: ExprId) -> Option<&Unavailable> {
-        self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Skip)
+        let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).max_by_key(|u| u.blame)?;
+        matches!(worst.blame, Blame::Skip | Blame::Elsewhere).then_some(worst)
     }
 
     /// The value an expression derives, to compare a student's with. No output, an

@@ -87,10 +87,16 @@ pub struct LiveTexts {
     /// `{admin}`, `{file}`, `{differ}` (the places that differ).
     pub older: String,
     pub restart: String,
+    /// The reasons no Envoy can run the file, each the student's, said by the live
+    /// checks, which are then not graded (see the check these texts name).
     /// `{file}`.
     pub no_admin: String,
     /// `{file}`, `{said}` (Envoy's words).
     pub rejected: String,
+    /// `{file}`, `{said}` (the safety screen's `refused`).
+    pub refused: String,
+    /// `{file}`, `{said}` (why it cannot be read).
+    pub unreadable: String,
     /// `{admin}`, `{file}`, `{uptime}`, `{timeout}`.
     pub moved_on: String,
     /// Where live values came from: `{admin}`.
@@ -271,6 +277,8 @@ fn live_texts(t: &LiveTexts) -> Texts<'_> {
         ("restart", (&[], &t.restart)),
         ("no_admin", (&["file"], &t.no_admin)),
         ("rejected", (&["file", "said"], &t.rejected)),
+        ("refused", (&["file", "said"], &t.refused)),
+        ("unreadable", (&["file", "said"], &t.unreadable)),
         ("moved_on", (&["admin", "file", "uptime", "timeout"], &t.moved_on)),
         ("probed", (&["admin"], &t.probed)),
         ("launched", (&["file", "admin"], &t.launched)),

@@ -184,21 +184,24 @@ impl Cx<'_> {
 
     /// The file, if an Envoy can run it and be asked about it: readable, past the
     /// screen, not rejected by the grader's own validation, with an admin address.
-    /// Decided from the file alone, so probe and launch say the same.
+    /// Decided from the file alone, so probe and launch say the same. Each reason is
+    /// the student's, and a step-4 check charges it (the spec's text names it): the live
+    /// checks are not graded (`Elsewhere`), as a value the grader could not get.
     fn runnable(&self) -> Result<&Value, Unavailable> {
         let name = &self.artifact.name;
-        let data = self.artifact.data().map_err(|e| Unavailable::student(format!("{e}, so no Envoy can run it")))?;
-        super::screened::screened(self.sources.spec, name, data)?;
+        let not_graded = |text: &str, said: &str| Unavailable::elsewhere(fill(text, &[("file", name), ("said", said)]));
+        let data = self.artifact.data().map_err(|e| not_graded(&self.texts.unreadable, &e))?;
+        super::screened::screened(self.sources.spec, name, data).map_err(|u| not_graded(&self.texts.refused, &u.message))?;
         match self.validation {
             Some(Ok(v)) if v["rc"].as_i64().is_some_and(|rc| rc != 0) => {
-                let said = v["message"].as_str().unwrap_or_default();
-                return Err(Unavailable::student(fill(&self.texts.rejected, &[("file", name), ("said", said)])));
+                return Err(not_graded(&self.texts.rejected, v["message"].as_str().unwrap_or_default()));
             }
-            Some(Err(u)) if u.blame == Blame::Student => return Err(u.clone()),
+            // Envoy gave no verdict because of the file (it ran out of memory on it).
+            Some(Err(u)) if u.blame == Blame::Student => return Err(not_graded(&self.texts.rejected, &u.message)),
             _ => {}
         }
         if admin_port(data).is_none() {
-            return Err(Unavailable::student(fill(&self.texts.no_admin, &[("file", name)])));
+            return Err(not_graded(&self.texts.no_admin, ""));
         }
         Ok(data)
     }
