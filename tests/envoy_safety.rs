@@ -189,15 +189,22 @@ fn a_refused_bootstrap_is_said_once_and_alike_when_probed_and_launched() {
     assert_same(&probed, &launched);
     let why = "bootstrap.yaml was not given to Envoy, for the grading machine's safety: `.static_resources.listeners` would have Envoy open ports";
     for id in ["bootstrap.validates", "node.live", "ready.body_live"] {
-        assert_eq!(probed.status(id), "fail", "{id}");
         assert!(probed.message(id).contains(why), "{id}: {}", probed.message(id));
+    }
+    // Step 4 charges it; the live checks are not graded, and say so and where.
+    assert_eq!(probed.status("bootstrap.validates"), "fail");
+    for id in ["node.live", "ready.body_live"] {
+        assert_eq!(probed.status(id), "skip", "{id}");
+        assert!(probed.message(id).starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): "), "{id}: {}", probed.message(id));
     }
     // Neither file was given to Envoy: it never started.
     assert!(wrapper.starts().is_empty(), "{:?}", wrapper.starts());
-    // In the text report, the reason is said once; the other checks point to it.
+    // In the text report, each reason is said once; the other checks point to it.
     let text = grade().text().run().stdout;
-    assert_eq!(text.matches("would have Envoy open ports").count(), 2, "{text}"); // bootstrap.yaml's and boot-typo.yaml's
+    // bootstrap.yaml's and boot-typo.yaml's, and once why the live checks are not graded
+    assert_eq!(text.matches("would have Envoy open ports").count(), 3, "{text}");
     assert!(text.contains("(as for bootstrap.validates)"), "{text}");
+    assert!(text.contains("not graded (as for node.live)"), "{text}");
 }
 
 #[test]

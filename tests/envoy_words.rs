@@ -36,11 +36,12 @@ fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
     if !launched {
         return;
     }
-    // Envoy rejects the file: no Envoy can run it, in either live mode, for that reason.
+    // Envoy rejects the file: no Envoy can run it, in either live mode, for that reason,
+    // which step 4 charges: the live checks are not graded.
     for g in [c.grade().launch().run(), c.grade().param("admin_port=1").run()] {
         let m = g.message("node.live");
-        assert_eq!(g.status("node.live"), "fail", "{m}");
-        assert!(m.contains("Envoy rejects your bootstrap.yaml, so no Envoy can run it") && m.contains(reason), "{m}");
+        assert_eq!(g.status("node.live"), "skip", "{m}");
+        assert!(m.starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): Envoy rejects it: ") && m.contains(reason), "{m}");
         assert_copy_left_out(&m);
     }
 }

@@ -117,7 +117,8 @@ fn probe_mode_refuses_an_envoy_started_before_the_metadata_changed() {
 fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
     // Envoy writes its admin address before it rejects the configuration, so a probe
     // alone would say "nothing listens there" and blame the grader. No Envoy can run
-    // the file: the live checks say why, in Envoy's words, whether probed or launched.
+    // the file, which step 4 charges: the live checks are not graded, and say why, in
+    // Envoy's words, whether probed or launched.
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "cluster_name: xds-grpc", "cluster_name: xds-grcp");
     let wrapper = Wrapper::new();
@@ -126,10 +127,15 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
         let g: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         for id in ["node.live", "ready.code_live", "report.ready_live"] {
             let check = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
-            assert_eq!(check["status"], "fail", "{id}: {}", check["message"]);
+            assert_eq!(check["status"], "skip", "{id}: {}", check["message"]);
+            assert_eq!(check["max_points"], 0, "{id}");
         }
         let m = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap()["message"].as_str().unwrap().to_string();
-        assert!(m.contains("Envoy rejects your bootstrap.yaml") && m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
+        assert!(m.starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): Envoy rejects it: "), "{m}");
+        assert!(m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
+        // Step 4 alone is charged.
+        let failing: std::collections::BTreeSet<u64> = g["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["step"].as_u64().unwrap()).collect();
+        assert_eq!(failing, [4].into(), "{g}");
         assert_eq!(out.status.code(), Some(1));
     }
     // Only the validations ran: nothing was launched from the rejected file.
@@ -257,7 +263,8 @@ fn launch_mode_never_runs_a_refused_bootstrap() {
     let out_ = c.grade().launch().command_with(Some(&wrapper)).output().unwrap();
     let g: serde_json::Value = serde_json::from_slice(&out_.stdout).unwrap();
     let node_live = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap();
-    assert_eq!(node_live["status"], "fail");
+    assert_eq!(node_live["status"], "skip");
+    assert!(node_live["message"].as_str().unwrap().starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): "), "{node_live}");
     assert!(node_live["message"].as_str().unwrap().contains("`.static_resources.listeners` would have Envoy open ports"), "{node_live}");
     // Envoy never saw bootstrap.yaml: the only start is the validation of boot-typo.yaml.
     let starts = wrapper.starts();

@@ -24,8 +24,10 @@ pub trait Kind: Send + Sync {
         Vec::new()
     }
 
-    /// Why this run leaves the check ungraded, if it does: decided before the file is
-    /// looked at, so that every submission of a run is scored out of the same maximum.
+    /// Why the check is not graded, if it is not: decided before the file is looked at.
+    /// A run's skip leaves every submission of the run scored out of the same maximum; a
+    /// value not graded for a mistake another check charges (`Blame::Elsewhere`) lowers
+    /// that submission's maximum only.
     fn skipped<'a>(&self, cx: &'a Cx) -> Option<&'a Unavailable> {
         self.needs().into_iter().find_map(|id| cx.env.skipped(id))
     }
