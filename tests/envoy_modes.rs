@@ -173,15 +173,16 @@ fn a_bootstrap_mistake_costs_step_4_both_ways() {
 
 #[test]
 fn cds_and_lds_from_their_own_api_config_source_grade_alike() {
-    // Not over ADS: step 4 says so; Envoy then has no `control_plane.connected_state`
-    // (its statistics are per subscription), which is what both modes see.
+    // Not over ADS: step 4 says so, and only step 4. Envoy still runs it (ADS stays
+    // configured, so `control_plane.connected_state` is there, besides the per-
+    // subscription ones), and both modes read the same.
     let (probed, _) = both_ways(&lab('a'), |b| {
         let source = json!({"api_config_source": {"api_type": "GRPC", "transport_api_version": "V3",
             "grpc_services": [{"envoy_grpc": {"cluster_name": "xds-grpc"}}]}, "initial_fetch_timeout": "0s", "resource_api_version": "V3"});
         b["dynamic_resources"]["cds_config"] = source.clone();
         b["dynamic_resources"]["lds_config"] = source;
     });
-    assert!(probed.failing_steps().contains(&4));
+    assert_eq!(probed.failing_steps(), steps(&[4]), "{:?}", probed.with("fail"));
 }
 
 #[test]

@@ -76,25 +76,26 @@ impl<'s> Env<'s> {
     pub fn derive_lets(&mut self) {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
-            let value = match self.run(l.expr, Val::Null, None, None) {
-                Err(u) => Err(u),
-                Ok(Outcome::Value(v)) => Ok(v),
-                Ok(Outcome::Empty) => Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())),
-                Ok(Outcome::Error(e)) => Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())),
+            let (value, own) = match self.run(l.expr, Val::Null, None, None) {
+                Err(u) => (Err(u), false),
+                Ok(Outcome::Value(v)) => (Ok(v), true),
+                Ok(Outcome::Empty) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
+                Ok(Outcome::Error(e)) => (Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())), true),
             };
             let value = value.map_err(|mut u| {
-                if let Some(b) = l.blame {
-                    let to = match b {
-                        BlameDef::Submission => Blame::Student,
-                        BlameDef::Grader => Blame::Grader,
-                        BlameDef::Elsewhere => Blame::Elsewhere,
-                    };
-                    // A run's skip and a value not graded stay so; and a check not graded
-                    // for the student's sake still shows the grader's own trouble.
-                    let keep = matches!(u.blame, Blame::Skip | Blame::Elsewhere) || (to == Blame::Elsewhere && u.blame == Blame::Grader);
-                    if !keep {
-                        u.blame = to;
-                    }
+                let to = l.blame.map(|b| match b {
+                    BlameDef::Submission => Blame::Student,
+                    BlameDef::Grader => Blame::Grader,
+                    BlameDef::Elsewhere => Blame::Elsewhere,
+                });
+                // A run's skip and a value not graded stay so. Not graded is said of the
+                // let's own absence only: an input it reads that is not there is its own
+                // finding (a missing file fails), and the grader's trouble stays an error.
+                let keep = matches!(u.blame, Blame::Skip | Blame::Elsewhere) || (to == Some(Blame::Elsewhere) && !own);
+                if let Some(to) = to
+                    && !keep
+                {
+                    u.blame = to;
                 }
                 u
             });

@@ -105,8 +105,9 @@ pub enum BlameDef {
     Submission,
     /// The grader could not find out: dependent checks are errors ("could not check").
     Grader,
-    /// The submission is why, and another check charges it (`missing` names it):
-    /// dependent checks are not graded (`skip`). The grader's own trouble stays an error.
+    /// The submission is why the let gives nothing, and another check charges it
+    /// (`missing` names it): dependent checks are not graded (`skip`). An input it reads
+    /// that cannot be had keeps its own blame.
     Elsewhere,
 }
 
