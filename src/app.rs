@@ -3,6 +3,7 @@
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
 use crate::display::{path as shown, safe_lines};
 use crate::{batch, exit};
+use crate::lang::{run::Run, t};
 use crate::grade::Grader;
 use crate::report;
 use crate::source::params::Params;
@@ -78,6 +79,7 @@ fn spec(args: SpecArgs) -> u8 {
 }
 
 fn grade(args: GradeArgs) -> u8 {
+    crate::lang::set(crate::lang::Lang::choose(args.lang));
     let mut timings = Timings::from_env();
     // Otherwise the run would end with no recording, and nothing said.
     if args.save_probe.is_some() && (args.no_live || args.no_envoy) {
@@ -90,6 +92,10 @@ fn grade(args: GradeArgs) -> u8 {
     };
     // The built-in spec's jq may still be compiling on the other core: see `Load`.
     timings.lap("load the spec");
+    let steps = match crate::cli::steps(&args.steps, &spec.steps) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
     let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -114,7 +120,7 @@ fn grade(args: GradeArgs) -> u8 {
     } else {
         Live::Probe
     };
-    let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() };
+    let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone(), steps };
     let grader = Grader::new(&spec, params, opts);
     timings.lap("read the lab files");
     for problem in grader.lab_problems() {
@@ -132,7 +138,7 @@ fn grade(args: GradeArgs) -> u8 {
         return fail(crate::jq::NOT_COMPILED);
     }
     timings.lap("grade");
-    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+    let ropts = report::Options { audience: args.audience, color: args.color.enabled(), verbose: args.verbose };
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) is not the grader's failure.
     let _ = if results.len() > 1 && args.format == report::Format::Text {
@@ -180,12 +186,15 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
     if dirs.is_empty() {
         match &spec.default_submission {
             Some(d) => dirs.push(PathBuf::from(d)),
-            None => return Err("no submission directory given".into()),
+            None => return Err(t!(Run::NoFolderGiven)),
         }
     }
     for d in &dirs {
+        if !d.exists() {
+            return Err(t!(Run::NoSuchFolder, dir = shown(d)));
+        }
         if !d.is_dir() {
-            return Err(format!("{} is not a directory (give the submission directory)", shown(d)));
+            return Err(t!(Run::NotAFolder, dir = shown(d)));
         }
     }
     Ok(dirs)

@@ -44,6 +44,10 @@ pub struct CheckResult {
     pub hint: Option<String>,
     #[serde(skip)]
     pub hidden: bool,
+    /// The check failed because its own file is missing: that file. The text report
+    /// says such checks once per file.
+    #[serde(skip)]
+    pub missing_file: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -52,6 +56,10 @@ pub struct StepScore {
     pub title: String,
     pub score: u32,
     pub max_score: u32,
+    /// The step's files, when every one is missing (and none is there under a near
+    /// name): the step is not started.
+    #[serde(skip)]
+    pub not_started: Vec<String>,
 }
 
 /// Everything about one submission.
@@ -114,6 +122,7 @@ pub mod tests {
             place: None,
             hint: None,
             hidden: false,
+            missing_file: None,
         }
     }
 }

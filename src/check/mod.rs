@@ -154,6 +154,13 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
     if let Some(v) = skip::verdict(check, cx) {
         return dress(check, v);
     }
+    // Every check of a missing file fails for that, said in one sentence (with the near
+    // name it was saved under, if any), whatever its kind.
+    if let (true, Err(said)) = (cx.artifact.is_missing(), cx.artifact.text()) {
+        let mut r = dress(check, Verdict::fail(said));
+        r.missing_file = Some(check.file.clone());
+        return r;
+    }
     let mut v = by_kind(check, cx);
     if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {
         v.message = with_found(why, &v);
@@ -227,6 +234,7 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         place: Some(safe(&place)),
         hint: check.hint.clone(),
         hidden: check.hidden,
+        missing_file: None,
     }
 }
 

@@ -2,12 +2,15 @@
 //! (`source`), derive the jq variables (`derive`), decide every check (`check`),
 //! score the steps. Each step's work is done in its own module.
 
+mod progress;
+
 use crate::check::{self, Cx};
 use crate::derive::Env;
 use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
 
@@ -15,11 +18,14 @@ use std::time::Instant;
 pub struct Grader<'s> {
     spec: &'s Spec,
     sources: Sources<'s>,
+    /// The steps graded (`--step`); `None` is every step.
+    steps: Option<BTreeSet<u32>>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
-        Grader { spec, sources: Sources::new(spec, params, opts) }
+        let steps = opts.steps.clone();
+        Grader { spec, sources: Sources::new(spec, params, opts), steps }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
@@ -32,8 +38,9 @@ impl<'s> Grader<'s> {
         let start = Instant::now();
         let read = self.sources.read(dir);
         let env = self.derive(&read);
-        let checks = self.check(&env, &read);
-        let steps = self.score(&checks);
+        let mut checks = self.check(&env, &read);
+        let steps = self.score(&checks, &read);
+        progress::not_started(&mut checks, &steps);
         SubmissionResult {
             lab: self.spec.lab.clone(),
             title: self.spec.title.clone(),
@@ -68,6 +75,7 @@ impl<'s> Grader<'s> {
         self.spec
             .checks
             .iter()
+            .filter(|c| self.graded(c.step))
             .map(|c| {
                 let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
                 check::run(c, &cx)
@@ -75,11 +83,16 @@ impl<'s> Grader<'s> {
             .collect()
     }
 
-    /// Each step's score: the points of its checks.
-    fn score(&self, checks: &[CheckResult]) -> Vec<StepScore> {
+    fn graded(&self, step: u32) -> bool {
+        self.steps.as_ref().is_none_or(|s| s.contains(&step))
+    }
+
+    /// Each graded step's score: the points of its checks; and whether it is started.
+    fn score(&self, checks: &[CheckResult], read: &Read) -> Vec<StepScore> {
         self.spec
             .steps
             .iter()
+            .filter(|(n, _)| self.graded(**n))
             .map(|(n, title)| {
                 let of_step = checks.iter().filter(|c| c.step == *n);
                 StepScore {
@@ -87,6 +100,7 @@ impl<'s> Grader<'s> {
                     title: title.clone(),
                     score: of_step.clone().map(|c| c.points).sum(),
                     max_score: of_step.map(|c| c.max_points).sum(),
+                    not_started: progress::missing_files(self.spec, *n, read),
                 }
             })
             .collect()

@@ -4,6 +4,7 @@
 
 mod compile;
 pub mod model;
+pub mod needs;
 pub mod pattern;
 pub mod position;
 
