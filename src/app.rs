@@ -9,7 +9,8 @@ use crate::report;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
-use crate::spec::{Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{translate, Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::lang::Lang;
 use crate::timings::Timings;
 use std::io::Write;
 use std::path::PathBuf;
@@ -36,6 +37,20 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
             .map(|t| (t, shown(p)))
             .map_err(|e| format!("cannot read spec {}: {e}", shown(p))),
     }
+}
+
+/// The folder of the spec's translation files: the spec file's; `None` for the built-in.
+fn spec_dir(source: &SpecSource) -> Option<PathBuf> {
+    source.spec.as_ref().map(|p| p.parent().map(PathBuf::from).unwrap_or_default())
+}
+
+/// The spec, its texts in the run's language.
+fn load_spec_in(source: &SpecSource, load: Load, lang: Lang) -> Result<Spec, String> {
+    let mut spec = load_spec(source, load)?;
+    if let Some(t) = translate::read(&spec, lang, spec_dir(source).as_deref()).map_err(|e| e.to_string())? {
+        translate::apply(&mut spec, t);
+    }
+    Ok(spec)
 }
 
 fn load_spec(source: &SpecSource, load: Load) -> Result<Spec, String> {
@@ -75,7 +90,24 @@ fn spec(args: SpecArgs) -> u8 {
         println!("  {:<14} default {d}{}  {}", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
     }
     println!("submission files: {}", spec.files().join(", "));
-    exit::PASSED
+    let mut complete = true;
+    if !spec.translations.is_empty() {
+        println!("translations:");
+    }
+    for (code, file) in &spec.translations {
+        let gaps = match Lang::from_code(code).map(|l| translate::read(&spec, l, spec_dir(&args.source).as_deref())) {
+            Some(Ok(Some(t))) => translate::gaps(&spec, &t),
+            Some(Err(e)) => vec![e.to_string()],
+            _ => Vec::new(),
+        };
+        complete &= gaps.is_empty();
+        match gaps.len() {
+            0 => println!("  {code:<14} {file}: every text"),
+            n => println!("  {code:<14} {file}: {n} gap(s)\n{}", gaps.iter().map(|g| format!("    {}", safe_lines(g))).collect::<Vec<_>>().join("\n")),
+        }
+    }
+    // The spec grades, the texts missing in English: not the spec's error (2).
+    if complete { exit::PASSED } else { exit::FAILED }
 }
 
 fn grade(args: GradeArgs) -> u8 {
@@ -86,7 +118,7 @@ fn grade(args: GradeArgs) -> u8 {
         let off = if args.no_live { "--no-live" } else { "--no-envoy" };
         return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
     }
-    let spec = match load_spec(&args.source, Load::Grading) {
+    let spec = match load_spec_in(&args.source, Load::Grading, crate::lang::current()) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

@@ -166,16 +166,16 @@ pub fn run(check: &Check, cx: &Cx) -> CheckResult {
         v.message = with_found(why, &v);
     }
     if let (Status::Fail, Some(slip)) = (v.status, &v.slip) {
-        v.message = format!("{}; {slip}.", v.message.trim_end_matches('.'));
+        v.message = crate::lang::clauses(&v.message, slip);
     }
     if let Some(note) = look_alike::note(check, cx, &v, |cx| by_kind(check, cx)) {
-        v.message = format!("{}; {note}.", v.message.trim_end_matches('.'));
+        v.message = crate::lang::clauses(&v.message, &note);
     }
     if v.status == Status::Fail {
         for e in &check.explain {
             if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
                 let say = with_found(&e.say, &v);
-                v.message = format!("{}; {}.", v.message.trim_end_matches('.'), say.trim_end_matches('.'));
+                v.message = crate::lang::clauses(&v.message, &say);
             }
         }
     }
@@ -228,7 +228,11 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         points: if v.status == Status::Pass { check.points } else { 0 },
         max_points,
         expected: v.expected.as_ref().map(|e| safe(&value_text(e))),
-        found: v.found.as_ref().map(|f| safe(&value_text(f))),
+        // A found value that is not the student's text (`false`), said in words.
+        found: match (&check.found, &v.found) {
+            (Some(words), Some(_)) if v.status == Status::Fail => Some(safe(&with_found(words, &v))),
+            _ => v.found.as_ref().map(|f| safe(&value_text(f))),
+        },
         // Messages quote submission text: escaped, but not cut as short as values.
         message: safe_max(&v.message, 1000),
         place: Some(safe(&place)),

@@ -174,6 +174,16 @@ pub fn placeholders(text: &str) -> Vec<&str> {
     out
 }
 
+/// After a label: `where:` in English and Korean, `位置：` in Chinese.
+pub fn colon() -> &'static str {
+    if current() == Lang::Zh { "：" } else { ":" }
+}
+
+/// `label: value`, or `标签：值`.
+pub fn labelled(label: &str, value: &str) -> String {
+    if current() == Lang::Zh { format!("{label}：{value}") } else { format!("{label}: {value}") }
+}
+
 /// Clauses said one after the other, as each language writes them: `a; b.` in English,
 /// `a. b.` in Korean, `a；b。` in Chinese.
 pub fn clauses(first: &str, then: &str) -> String {

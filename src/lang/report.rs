@@ -29,7 +29,11 @@ catalog! {
             ko: "점수 {score}/{max}점: 검사 중 {pass}개 통과, {fail}개 실패, {error}개 확인 불가, {skip}개 건너뜀",
             zh: "得分 {score}/{max}：检查项中 {pass} 项通过，{fail} 项失败，{error} 项无法检查，{skip} 项跳过",
         }
-        FirstToFix { en: "First to fix: step {n}, {id}: {title} ({place})", ko: "먼저 고칠 것: {n}단계 {id}: {title} ({place})", zh: "首先要修正：第 {n} 步 {id}：{title}（{place}）" }
+        FirstToFix {
+            en: "First to fix: step {n}, {id} at {place}: {title}",
+            ko: "먼저 고칠 것: {n}단계 {id}, 위치 {place}: {title}",
+            zh: "首先要修正：第 {n} 步 {id}，位置 {place}：{title}",
+        }
         NextStep { en: "Next: step {n}, {title}: write {files}", ko: "다음 할 일: {n}단계 {title}: {files} 파일을 작성하세요", zh: "下一步：第 {n} 步 {title}：编写 {files}" }
         AllPassed { en: "Every check passed.", ko: "모든 검사를 통과했습니다.", zh: "全部检查通过。" }
         Submissions { en: "{n} submissions: {passed} with every check passed", ko: "제출 {n}개 중 모든 검사를 통과한 제출 {passed}개", zh: "共 {n} 份提交，其中 {passed} 份通过全部检查" }

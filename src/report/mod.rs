@@ -158,7 +158,7 @@ impl View {
 
     /// [`View::details`] as `label: value` lines, for reports people read.
     pub fn detail_lines(&self, c: &CheckResult) -> Vec<String> {
-        self.details(c).into_iter().map(|(d, v)| format!("{}: {v}", d.label())).collect()
+        self.details(c).into_iter().map(|(d, v)| crate::lang::labelled(d.label(), &v)).collect()
     }
 }
 

@@ -164,7 +164,7 @@ impl<'r> Checks<'r> {
 
     fn field(&self, out: &mut String, d: Detail, value: &str) {
         let indent = " ".repeat(self.word_width + 4);
-        let label = pad(&format!("{}:", d.label()), 10);
+        let label = pad(&format!("{}{}", d.label(), crate::lang::colon()), 10);
         let _ = writeln!(out, "{indent}{}{}", paint(self.view.color, Paint::Dim, &label), line(value));
     }
 }

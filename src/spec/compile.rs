@@ -43,6 +43,11 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
     if file.steps.is_empty() {
         cx.err(Some("steps:"), "", "`steps` must name at least one step".into());
     }
+    for (code, f) in &file.translations {
+        if !matches!(crate::lang::Lang::from_code(code), Some(l) if l != crate::lang::Lang::En) || !is_plain_name(f) {
+            cx.err(Some("translations:"), code, format!("`translations`: `{code}: {f}` must name a language (ko or zh) and a file beside the spec"));
+        }
+    }
     let params = params(&mut cx, &file);
     let sources = sources(&mut cx, &file, &params);
 
@@ -99,6 +104,7 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
                 hidden: c.hidden,
                 location: c.location.clone(),
                 why: c.why.clone(),
+                found: c.found.clone(),
                 file: c.file.clone(),
                 format: file_format(&file, &c.file),
                 kind,
@@ -161,6 +167,7 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
             lab: file.lab,
             title: file.title,
             default_submission: file.submission,
+            translations: file.translations,
             steps: file.steps,
             params,
             sources,
