@@ -92,6 +92,38 @@ fn broken_submission() {
     golden("broken", c.path(), || c.grade().launch());
 }
 
+/// The reference and the broken copy as a Korean or Chinese student reads them.
+#[test]
+fn in_korean_and_chinese() {
+    let c = broken();
+    for lang in ["ko", "zh"] {
+        let text = |g: Grade| g.text().args(&["--lang", lang, "--color", "never"]).run();
+        let g = text(Grade::new("sample-answers/ist2-boot").launch());
+        compare(&format!("reference-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, &sample()));
+        let g = text(c.grade().launch());
+        compare(&format!("broken-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, c.path()));
+    }
+}
+
+/// A student in the middle of the lab: inject.yaml, 01 and 02 done, the rest not begun.
+fn midlab() -> Copy {
+    let c = Copy::sample();
+    for f in ["03-mesh.txt", "bootstrap.yaml", "04-validate.txt", "boot-typo.yaml", "05-typo.txt", "06-node.json", "06-ready.txt", "07-identity.txt", "08-report.md"] {
+        c.remove(f);
+    }
+    c
+}
+
+#[test]
+fn mid_lab() {
+    let c = midlab();
+    golden("midlab", c.path(), || c.grade().launch());
+    for lang in ["ko", "zh"] {
+        let g = c.grade().launch().text().args(&["--lang", lang, "--color", "never"]).run();
+        compare(&format!("midlab-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, c.path()));
+    }
+}
+
 #[test]
 fn envoy_missing() {
     golden("envoy-missing", &sample(), || Grade::new("sample-answers/ist2-boot").args(&["--envoy", "/nonexistent/envoy", "--no-live"]));

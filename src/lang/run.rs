@@ -34,7 +34,8 @@ catalog! {
             ko: "--step {given}: 단계 번호나 2-4 같은 범위를 지정하세요",
             zh: "--step {given}：请给出步骤编号或 2-4 这样的范围",
         }
-        LabFile { en: "the lab file `{param}`: {problem}", ko: "`{param}` 실습 환경 파일: {problem}", zh: "实验环境文件 `{param}`：{problem}" }
+        /// A lab file, named as the subject of a file problem ("... is missing").
+        LabFileName { en: "the lab file `{param}` ({path})", ko: "`{param}` 실습 환경({path})", zh: "实验环境文件 `{param}`（{path}）" }
         LabFileAbsent {
             en: "the lab file `{param}` ({path}) is not there; checks that need it are skipped (give --param {param}=FILE)",
             ko: "`{param}` 실습 환경 파일({path})이 없어 이 파일이 필요한 검사는 건너뜁니다(--param {param}=FILE로 지정)",

@@ -37,8 +37,8 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
             let _ = writeln!(out, "### {head}\n");
             for c in checks {
                 let _ = writeln!(out, "- **{}** {}", md(&c.id), md(&c.title));
-                for line in student.detail_lines(c) {
-                    let _ = writeln!(out, "  - {}", md(&line));
+                for (d, v) in student.details(c) {
+                    let _ = writeln!(out, "  - {}", crate::lang::labelled(&md(d.label()), &md(&v)));
                 }
             }
             out.push('\n');

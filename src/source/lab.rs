@@ -43,7 +43,7 @@ fn read(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
             return Err(Unavailable::skip(t!(Run::LabFileAbsent, param = p.name, path = shown)));
         }
         Err(problem) => {
-            return Err(Unavailable::grader(t!(Run::LabFile, param = p.name, problem = problem.said(&shown))));
+            return Err(Unavailable::grader(problem.said(&t!(Run::LabFileName, param = p.name, path = shown))));
         }
     };
     let parsed = match format {

@@ -163,6 +163,10 @@ impl Grade {
         }
         cmd.args(&self.args).args(&self.dirs);
         cmd.env_remove("NO_COLOR");
+        // English unless a test asks for another language (the locale picks it).
+        for v in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            cmd.env_remove(v);
+        }
         for (k, v) in &self.envs {
             cmd.env(k, v);
         }
