@@ -69,7 +69,9 @@ fn exit_codes() {
     assert!(g.stderr.contains("warning"));
     // Bad usage.
     Command::cargo_bin("labcheck").unwrap().args(["grade", "--format", "xml"]).assert().code(2);
-    Command::cargo_bin("labcheck").unwrap().args(["grade", "/nonexistent/dir"]).assert().code(2).stderr(predicates::str::contains("not a directory"));
+    Command::cargo_bin("labcheck").unwrap().args(["grade", "/nonexistent/dir"]).env_remove("LANG").env_remove("LC_ALL").assert().code(2).stderr(predicates::str::contains("/nonexistent/dir does not exist"));
+    Command::cargo_bin("labcheck").unwrap().args(["grade", "--lang", "ko", "/nonexistent/dir"]).assert().code(2).stderr(predicates::str::contains("/nonexistent/dir 폴더가 없습니다"));
+    Command::cargo_bin("labcheck").unwrap().arg("grade").arg(sample().join("01-args.txt")).args(["--lang", "zh"]).assert().code(2).stderr(predicates::str::contains("01-args.txt 不是目录"));
     Command::cargo_bin("labcheck").unwrap().args(["grade", "--param", "nope=1"]).arg(sample()).assert().code(2).stderr(predicates::str::contains("no param `nope`"));
 }
 

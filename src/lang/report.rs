@@ -34,7 +34,8 @@ catalog! {
             ko: "먼저 고칠 것: {n}단계 {id}, 위치 {place}: {title}",
             zh: "首先要修正：第 {n} 步 {id}，位置 {place}：{title}",
         }
-        NextStep { en: "Next: step {n}, {title}: write {files}", ko: "다음 할 일: {n}단계 {title}: {files} 파일을 작성하세요", zh: "下一步：第 {n} 步 {title}：编写 {files}" }
+        NextStep { en: "Next: start step {n}, {title}", ko: "다음 할 일: {n}단계 시작, {title}", zh: "下一步：开始第 {n} 步，{title}" }
+        FirstFile { en: "First to fix: step {n}, {message}", ko: "먼저 고칠 것: {n}단계, {message}", zh: "首先要修正：第 {n} 步，{message}" }
         AllPassed { en: "Every check passed.", ko: "모든 검사를 통과했습니다.", zh: "全部检查通过。" }
         Submissions { en: "{n} submissions: {passed} with every check passed", ko: "제출 {n}개 중 모든 검사를 통과한 제출 {passed}개", zh: "共 {n} 份提交，其中 {passed} 份通过全部检查" }
         GradescopeScore {

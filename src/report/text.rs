@@ -37,7 +37,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
         let skipped = of_step.iter().filter(|ch| ch.status == Status::Skip).count();
         let tail = match state {
             State::NotStarted => format!("  {}", paint(c, Paint::Dim, &not_started(step))),
-            State::Passed if skipped > 0 => format!("  ({})", t!(Report::Skipped, n = skipped)),
+            _ if skipped > 0 => format!("  ({})", t!(Report::Skipped, n = skipped)),
             _ => String::new(),
         };
         let p = if state == State::Failing { Paint::Red } else if state == State::Passed { Paint::Green } else { Paint::Dim };
@@ -106,7 +106,8 @@ impl<'r> Checks<'r> {
     fn step(&mut self, out: &mut String, checks: &[&'r CheckResult]) {
         let mut told_files: Vec<&str> = Vec::new();
         for ch in checks {
-            if ch.status == Status::Pass && !self.view.verbose {
+            // A choice of the run is counted in the step's line; --verbose says why.
+            if matches!(ch.status, Status::Pass | Status::Skip) && !self.view.verbose {
                 continue;
             }
             // The checks of a missing file, on one line (unless --verbose).
@@ -131,9 +132,13 @@ impl<'r> Checks<'r> {
         paint(self.view.color, p, &pad(w, self.word_width))
     }
 
-    fn file(&self, out: &mut String, first: &CheckResult, all: &[&&CheckResult]) {
+    fn file(&mut self, out: &mut String, first: &'r CheckResult, all: &[&&CheckResult]) {
         let ids: Vec<String> = all.iter().map(|ch| line(&ch.id)).collect();
         let said = t!(Report::FileChecks, message = line(&first.message), n = all.len(), ids = ids.join(", "));
+        // Another check that cannot be checked for this file's absence points back here.
+        if !self.said.iter().any(|(m, _)| *m == first.message) {
+            self.said.push((&first.message, &first.id));
+        }
         let _ = writeln!(out, "  {}  {said}", self.status(Status::Fail));
         if let Some(h) = &first.hint {
             self.field(out, Detail::Hint, h);
@@ -145,8 +150,9 @@ impl<'r> Checks<'r> {
         if ch.status == Status::Pass {
             return;
         }
-        let message = match self.said.iter().find(|(m, _)| *m == ch.message) {
-            Some((_, first)) if ch.message.chars().count() > 60 => t!(Report::AsFor, lead = lead(&ch.message), id = first),
+        // Said before in full, or as the reason after "cannot check:".
+        let message = match self.said.iter().find(|(m, _)| ch.message.ends_with(*m)) {
+            Some((m, first)) if m.chars().count() > 60 => t!(Report::AsFor, lead = lead(&ch.message), id = first),
             _ => {
                 self.said.push((&ch.message, &ch.id));
                 ch.message.clone()
@@ -187,7 +193,10 @@ fn first_to_fix(r: &SubmissionResult) -> Option<String> {
     }
     let (step, ch) = r.steps.iter().find_map(|s| r.checks.iter().find(|ch| ch.step == s.step && ch.status == Status::Fail).map(|ch| (s, ch)))?;
     if !step.not_started.is_empty() {
-        return Some(t!(Report::NextStep, n = step.step, title = line(&step.title), files = list(&step.not_started)));
+        return Some(t!(Report::NextStep, n = step.step, title = line(&step.title)));
+    }
+    if ch.missing_file.is_some() {
+        return Some(t!(Report::FirstFile, n = step.step, message = line(&ch.message)));
     }
     let place = ch.place.as_deref().map(line).unwrap_or_default();
     Some(t!(Report::FirstToFix, n = step.step, id = line(&ch.id), title = line(&ch.title), place = place))
