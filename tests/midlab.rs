@@ -175,3 +175,31 @@ fn a_json_file_saved_as_yaml_is_said_to_be_yaml() {
     let g = c.grade().no_envoy().run();
     assert!(g.message("node.exists").starts_with("06-node.json is not valid JSON: "), "{}", g.message("node.exists"));
 }
+
+/// Slips in a key=value file, each said for what it is.
+#[test]
+fn slips_in_key_value_lines_are_named() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "proxy_log_level=warning", "proxy_loglevel=warning")
+        .edit("01-args.txt", "role=sidecar", "role=sidecar   # the 2nd arg")
+        .edit("03-mesh.txt", "ca_addr_same=yes", "ca_addr_same=true");
+    let g = c.grade().no_envoy().run();
+    assert_eq!(
+        g.message("args.proxy_log_level"),
+        "there is no `proxy_log_level=` line; line 3 sets `proxy_loglevel=`, which looks like a misspelling of it: spell the key `proxy_log_level`"
+    );
+    assert_eq!(g.check("args.proxy_log_level")["where"], "01-args.txt:3 (proxy_log_level)");
+    let role = g.message("args.role");
+    assert!(role.contains("the text after the value, `# the 2nd arg`, is part of the value"), "{role}");
+    let same = g.message("mesh.ca_addr_same");
+    assert!(same.ends_with("; the answer is the word yes or the word no."), "{same}");
+    c.edit("03-mesh.txt", "ca_addr_same=true", "ca_addr_same=Yes");
+    let same = c.grade().no_envoy().run().message("mesh.ca_addr_same");
+    assert!(same.contains("differs only in upper and lower case, and case matters here") && same.ends_with("; yes and no are written in lower case."), "{same}");
+    assert!(!same.contains("the file it comes from"), "no file holds yes or no: {same}");
+    // In Korean and Chinese too.
+    for (lang, words) in [("ko", "철자가 틀린 것 같습니다"), ("zh", "看起来是拼写错误")] {
+        let g = c.grade().no_envoy().args(&["--lang", lang]).run();
+        assert!(g.message("args.proxy_log_level").contains(words), "{lang}: {}", g.message("args.proxy_log_level"));
+    }
+}

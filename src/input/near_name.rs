@@ -67,7 +67,7 @@ fn near(candidate: &str, name: &str) -> bool {
 }
 
 /// At most one letter inserted, deleted, replaced, or two neighbours swapped.
-fn one_edit(a: &str, b: &str) -> bool {
+pub fn one_edit(a: &str, b: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
     if long.len() - short.len() > 1 {

@@ -3,6 +3,7 @@
 //! in this folder). A lab's own texts come from its spec's translation files
 //! (`spec/translate.rs`).
 
+pub mod checks;
 pub mod files;
 pub mod report;
 pub mod run;
@@ -246,6 +247,7 @@ mod tests {
             }
         }
         check::<report::Report>();
+        check::<checks::Checks>();
         check::<files::Files>();
         check::<run::Run>();
     }
