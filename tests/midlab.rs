@@ -5,7 +5,7 @@
 use crate::common::*;
 
 /// inject.yaml, 01 and 02 done; nothing else begun.
-fn midlab() -> Copy {
+pub fn midlab() -> Copy {
     let c = Copy::sample();
     for f in ["03-mesh.txt", "bootstrap.yaml", "04-validate.txt", "boot-typo.yaml", "05-typo.txt", "06-node.json", "06-ready.txt", "07-identity.txt", "08-report.md"] {
         c.remove(f);

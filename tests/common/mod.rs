@@ -239,6 +239,11 @@ impl Graded {
         self.checks().iter().filter(|c| c["status"] == status).map(|c| c["id"].as_str().unwrap().to_string()).collect()
     }
 
+    /// The expected values of the failing checks (an instructor's report).
+    pub fn expected_of_failing(&self) -> Vec<String> {
+        self.checks().iter().filter(|c| c["status"] == "fail").filter_map(|c| c["expected"].as_str().map(String::from)).collect()
+    }
+
     pub fn failing_steps(&self) -> BTreeSet<u64> {
         self.checks().iter().filter(|c| c["status"] == "fail").map(|c| c["step"].as_u64().unwrap()).collect()
     }
