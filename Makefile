@@ -77,6 +77,12 @@ demo: build envoy
 test: envoy consumers
 	LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) test $(CARGO_FLAGS)
 
+# The property tests of what reads untrusted input (tests/fuzz.rs), with many more
+# cases than `make test` runs: a few minutes.
+.PHONY: fuzz
+fuzz:
+	PROPTEST_CASES=2048 $(CARGO) test $(CARGO_FLAGS) --test main fuzz::
+
 # Speed against the targets (see benches/grade.rs); numbers, not pass/fail.
 bench: envoy
 	LABCHECK_TEST_ENVOY="$(ENVOY_BIN)" $(CARGO) bench $(CARGO_FLAGS) --bench grade

@@ -60,11 +60,41 @@ fn style() -> ProgressStyle {
 /// Envoys of any kind.
 pub fn grade_all(grader: &Grader, dirs: &[PathBuf], jobs: usize) -> Vec<SubmissionResult> {
     let bar = progress(dirs.len());
-    let results = each(dirs, jobs, bar.as_ref(), |d| grader.grade(d));
+    let results = each(dirs, jobs, bar.as_ref(), |d| grade_one(grader, d));
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     results
+}
+
+/// One submission, whatever happens while grading it: a panic (a bug, which the panic
+/// message on stderr shows) makes its result an error that says so, and the class's
+/// other submissions are graded as ever. The Envoys it started are stopped as the panic
+/// unwinds (their guards stop them when dropped), and its private directories removed.
+fn grade_one(grader: &Grader, dir: &Path) -> SubmissionResult {
+    let start = std::time::Instant::now();
+    let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        test_panic(dir);
+        grader.grade(dir)
+    }));
+    graded.unwrap_or_else(|panic| {
+        let said = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+        let why = format!("the grader panicked: {}", said.as_deref().unwrap_or("no message"));
+        grader.failed(dir, &why, start.elapsed())
+    })
+}
+
+/// Test-only, in debug builds only (a release build has no such variable): a panic
+/// while grading the submission whose directory is named `LABCHECK_TEST_PANIC_ON`, as
+/// a bug would make one. No submission is known to make the grader panic, so this is
+/// how the tests show that one panic costs only its own submission.
+fn test_panic(dir: &Path) {
+    if cfg!(debug_assertions)
+        && let Some(name) = std::env::var_os("LABCHECK_TEST_PANIC_ON")
+        && dir.file_name() == Some(name.as_os_str())
+    {
+        panic!("LABCHECK_TEST_PANIC_ON names this submission");
+    }
 }
 
 /// `f` of every item, `jobs` at a time, in the items' order; `bar` counts each one done.

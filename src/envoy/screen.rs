@@ -141,6 +141,7 @@ const BOOTSTRAP: Rule = Obj(&[
 
 /// Why a bootstrap is refused: one reason per offending place, by its key path.
 pub fn screen(bootstrap: &Value) -> Result<(), Vec<String>> {
+    super::weight::check(bootstrap).map_err(|too_heavy| vec![too_heavy])?;
     let mut reasons = Vec::new();
     walk(bootstrap, &BOOTSTRAP, "", &mut reasons);
     // Fields merely unknown (a typo, an indentation slip) are said together, after the

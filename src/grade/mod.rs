@@ -12,7 +12,7 @@ use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
@@ -39,8 +39,14 @@ impl<'s> Grader<'s> {
         let read = self.sources.read(dir);
         let env = self.derive(&read);
         let mut checks = self.check(&env, &read);
-        let steps = self.score(&checks, &read);
+        let steps = self.score(&checks, |n| progress::missing_files(self.spec, n, &read));
         progress::not_started(&mut checks, &steps);
+        let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
+        self.result(dir, checks, steps, live_source, start.elapsed(), read.envoy_time)
+    }
+
+    /// The result of grading `dir`: its checks, scored by step.
+    fn result(&self, dir: &Path, checks: Vec<CheckResult>, steps: Vec<StepScore>, live_source: Option<String>, elapsed: Duration, envoy_time: Duration) -> SubmissionResult {
         SubmissionResult {
             lab: self.spec.lab.clone(),
             title: self.spec.title.clone(),
@@ -49,10 +55,39 @@ impl<'s> Grader<'s> {
             submission: crate::display::path(dir),
             checks,
             steps,
-            live_source: read.live.map(|l| crate::display::safe_lines(&l.described)),
-            elapsed: start.elapsed(),
-            envoy_time: read.envoy_time,
+            live_source,
+            elapsed,
+            envoy_time,
         }
+    }
+
+    /// The result of a submission whose grading failed (`why`, said in every check):
+    /// each check is an error, worth nothing, so the class's other results stand.
+    pub fn failed(&self, dir: &Path, why: &str, elapsed: Duration) -> SubmissionResult {
+        let message = crate::display::safe_max(&crate::lang::t!(crate::lang::run::Run::GradingFailed, why = why), 1000);
+        let checks: Vec<CheckResult> = self
+            .spec
+            .checks
+            .iter()
+            .filter(|c| self.graded(c.step))
+            .map(|c| CheckResult {
+                id: c.id.clone(),
+                step: c.step,
+                title: c.title.clone(),
+                status: crate::result::Status::Error,
+                points: 0,
+                max_points: c.points,
+                expected: None,
+                found: None,
+                message: message.clone(),
+                place: Some(crate::display::safe(&c.file)),
+                hint: None,
+                hidden: c.hidden,
+                missing_file: None,
+            })
+            .collect();
+        let steps = self.score(&checks, |_| Vec::new());
+        self.result(dir, checks, steps, None, elapsed, Duration::ZERO)
     }
 
     /// Every jq variable: the params, then the sources in the spec's order, then the
@@ -88,7 +123,8 @@ impl<'s> Grader<'s> {
     }
 
     /// Each graded step's score: the points of its checks; and whether it is started.
-    fn score(&self, checks: &[CheckResult], read: &Read) -> Vec<StepScore> {
+    /// `not_started`: a step's files when it is not started (see `progress`).
+    fn score(&self, checks: &[CheckResult], not_started: impl Fn(u32) -> Vec<String>) -> Vec<StepScore> {
         self.spec
             .steps
             .iter()
@@ -100,7 +136,7 @@ impl<'s> Grader<'s> {
                     title: title.clone(),
                     score: of_step.clone().map(|c| c.points).sum(),
                     max_score: of_step.map(|c| c.max_points).sum(),
-                    not_started: progress::missing_files(self.spec, *n, read),
+                    not_started: not_started(*n),
                 }
             })
             .collect()

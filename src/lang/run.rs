@@ -5,6 +5,11 @@ use super::catalog;
 
 catalog! {
     pub enum Run {
+        GradingFailed {
+            en: "could not check: grading this submission failed ({why}); the other submissions were graded",
+            ko: "채점기가 확인하지 못했습니다: 이 제출물의 채점이 실패했습니다({why}). 다른 제출물은 채점했습니다",
+            zh: "评分程序未能检查：这份提交的评分失败了（{why}）；其他提交已评分",
+        }
         NoSuchFolder {
             en: "{dir} does not exist: give the folder that holds your files",
             ko: "{dir} 폴더가 없습니다. 작업한 파일이 들어 있는 제출 폴더를 지정하세요",

@@ -27,7 +27,7 @@ struct Origin {
 }
 
 pub(super) fn compile(text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
-    let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
+    let file: SpecFile = crate::input::yaml::from_str(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
