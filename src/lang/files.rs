@@ -61,6 +61,25 @@ catalog! {
         AString { en: "a string", ko: "문자열", zh: "字符串" }
         NotKv { en: "{file} is {format}, not key=value text", ko: "{file} 파일은 key=value 텍스트가 아니라 {format}입니다", zh: "{file} 是 {format}，不是 key=value 文本" }
         CouldNotRead { en: "{file} could not be read", ko: "{file} 파일을 읽지 못했습니다", zh: "未能读取 {file}" }
+        /// What a YAML or JSON reader says of a text it refuses, after "is not valid YAML: ".
+        Tab { en: "a line is indented with a tab, where YAML needs spaces ({said})", ko: "탭으로 들여 쓴 줄이 있습니다. YAML은 스페이스로 들여 써야 합니다({said})", zh: "有一行用 Tab 缩进，而 YAML 需要用空格缩进（{said}）" }
+        InDocument { en: "document {n}: {said}", ko: "{n}번째 문서: {said}", zh: "第 {n} 个文档：{said}" }
+        EmptyFirst {
+            en: "an empty YAML document comes before its content (the first document is the one read)",
+            ko: "내용 앞에 빈 YAML 문서가 있습니다(첫 번째 문서만 읽습니다)",
+            zh: "内容之前有一个空的 YAML 文档（只读取第一个文档）",
+        }
+        Documents { en: "it holds {n} YAML documents with content, where one is expected", ko: "내용이 있는 YAML 문서가 {n}개입니다. 하나여야 합니다", zh: "其中有 {n} 个带内容的 YAML 文档，而应只有一个" }
+        AliasBomb {
+            en: "it expands to more than {n} values, counting each value an alias repeats (a YAML alias bomb?); the grader reads at most that many",
+            ko: "펼치면 값이 {n}개를 넘습니다(앨리어스가 되풀이하는 값까지 셈, YAML 앨리어스 폭탄?). 채점기는 그 이상 읽지 않습니다",
+            zh: "展开后超过 {n} 个值（别名重复的值也计入；YAML 别名炸弹？）；评分程序最多只读这么多",
+        }
+        AliasRepeats { en: "too many alias expansions (a YAML alias bomb?)", ko: "앨리어스 펼침이 너무 많습니다(YAML 앨리어스 폭탄?)", zh: "别名展开次数过多（YAML 别名炸弹？）" }
+        TooDeep { en: "nested too deeply", ko: "너무 깊게 중첩되어 있습니다", zh: "嵌套过深" }
+        TooDeepAt { en: "nested too deeply (line {line} column {column})", ko: "너무 깊게 중첩되어 있습니다({line}번째 줄 {column}번째 열)", zh: "嵌套过深（第 {line} 行第 {column} 列）" }
+        Brackets { en: "line {line}: brackets nested more than {max} deep", ko: "{line}번째 줄: 괄호가 {max}단계보다 깊게 중첩되어 있습니다", zh: "第 {line} 行：括号嵌套超过 {max} 层" }
+        DuplicateKey { en: "duplicate key `{key}`", ko: "키 `{key}`가 두 번 나옵니다", zh: "键 `{key}` 重复出现" }
         Yaml { en: "YAML", ko: "YAML", zh: "YAML" }
         YamlStream { en: "multi-document YAML", ko: "여러 문서로 된 YAML", zh: "多文档 YAML" }
         Json { en: "JSON", ko: "JSON", zh: "JSON" }
