@@ -128,6 +128,9 @@ fn grade(args: GradeArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if args.save_probe.is_some() && steps.is_some() && !crate::spec::needs::envoy_needs(&spec, steps.as_ref()).live {
+        return fail(t!(Run::NothingToSave));
+    }
     let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
         Ok(p) => p,
         Err(e) => return fail(e),

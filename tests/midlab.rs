@@ -93,6 +93,9 @@ fn step_grades_only_the_steps_named() {
     let text = c.grade().no_envoy().text().args(&["--step", "2-3"]).run().stdout;
     assert!(text.contains("Step 2:") && text.contains("Step 3:") && !text.contains("Step 1:") && !text.contains("Step 4:"), "{text}");
     assert!(text.contains("Score 13/13 points"), "{text}");
+    let g = c.grade().args(&["--step", "1", "--save-probe", "/nonexistent/probe.json"]).run();
+    assert_eq!(g.code, Some(2));
+    assert!(g.stderr.contains("there would be nothing to save"), "{}", g.stderr);
     for (bad, says) in [("9", "there is no step 9; the steps are 0, 1, 2, 3, 4, 5, 6, 7, 8"), ("3-1", "give a step number or a range"), ("x", "give a step number or a range")] {
         let g = c.grade().no_envoy().args(&["--step", bad]).run();
         assert_eq!(g.code, Some(2), "--step {bad}");

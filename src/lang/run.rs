@@ -28,6 +28,11 @@ catalog! {
             zh: "在 PATH 中找不到 Envoy：请用 --envoy PATH 指定，或用 --no-envoy 在不运行 Envoy 的情况下检查（在 labcheck 仓库中可用 `make envoy` 安装）",
         }
         EnvoyNotRun { en: "Envoy is not run (--no-envoy)", ko: "Envoy를 실행하지 않습니다(--no-envoy)", zh: "未运行 Envoy（--no-envoy）" }
+        NothingToSave {
+            en: "--save-probe records the live probe, which the steps given with --step do not need: there would be nothing to save",
+            ko: "--save-probe는 실행 중인 Envoy 조회를 기록하는데, --step으로 고른 단계에는 조회가 필요 없어 저장할 것이 없습니다",
+            zh: "--save-probe 记录对运行中 Envoy 的探测，而 --step 选中的步骤不需要探测：没有可保存的内容",
+        }
         NotThisStep { en: "not graded in this run (--step)", ko: "이번 실행에서는 채점하지 않습니다(--step)", zh: "本次运行不评分（--step）" }
         NoSuchStep {
             en: "there is no step {step}; the steps are {steps}",
