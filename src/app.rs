@@ -79,7 +79,7 @@ fn spec(args: SpecArgs) -> u8 {
     }
     // Checking a spec is the place to find every mistake, a regex too large included;
     // grading compiles a regex only when a check first uses it (see `Load`).
-    let spec = match load_spec(&args.source, Load::Full) {
+    let mut spec = match load_spec(&args.source, Load::Full) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -94,9 +94,9 @@ fn spec(args: SpecArgs) -> u8 {
     if !spec.translations.is_empty() {
         println!("translations:");
     }
-    for (code, file) in &spec.translations {
-        let gaps = match Lang::from_code(code).map(|l| translate::read(&spec, l, spec_dir(&args.source).as_deref())) {
-            Some(Ok(Some(t))) => translate::gaps(&spec, &t),
+    for (code, file) in spec.translations.clone() {
+        let gaps = match Lang::from_code(&code).map(|l| translate::read(&spec, l, spec_dir(&args.source).as_deref())) {
+            Some(Ok(Some(t))) => translate::gaps(&mut spec, &t),
             Some(Err(e)) => vec![e.to_string()],
             _ => Vec::new(),
         };

@@ -184,11 +184,11 @@ proptest! {
         bounded("screening a bootstrap", || {
             let _ = weight::check(&bootstrap);
             match screen::screen(&bootstrap) {
-                Err(reasons) => prop_assert!(!reasons.is_empty() && reasons.iter().all(|r| !r.is_empty())),
-                Ok(()) => {
+                Err(reasons) => prop_assert!(!reasons.is_empty()),
+                Ok(_) => {
                     let copy = logs::to_dev_null(&bootstrap);
-                    prop_assert_eq!(screen::screen(&offline::without_dns(&copy)), Ok(()));
-                    prop_assert_eq!(screen::screen(&offline::isolated(&copy, 1)), Ok(()));
+                    prop_assert!(screen::screen(&offline::without_dns(&copy)).is_ok());
+                    prop_assert!(screen::screen(&offline::isolated(&copy, 1)).is_ok());
                 }
             }
             Ok(())

@@ -69,7 +69,7 @@ fn broken() -> Copy {
     let c = Copy::sample();
     c.edit("01-args.txt", "domain=$(POD_NAMESPACE).svc.cluster.local", "domain=default.svc.cluster.local")
         .edit("03-mesh.txt", "ca_addr_same=yes", "ca_addr_same=no")
-        .edit("bootstrap.yaml", "      http2_protocol_options: {}\n", "")
+        .edit("bootstrap.yaml", "    typed_extension_protocol_options:\n      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n        \"@type\": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n        explicit_http_config:\n          http2_protocol_options: {}\n", "")
         .edit("06-ready.txt", "ready_code=503", "ready_code=200")
         .edit("07-identity.txt", "token_audience=istio-ca", "token_audience=\u{1b}[31mistio\u{1b}[0m")
         .remove("08-report.md");
@@ -140,4 +140,19 @@ fn class() {
     let code = g.code.expect("exit code");
     compare("class", code, "github", &normalise(&g.stdout, parent.path()));
     compare("class", code, "scores.csv", &std::fs::read_to_string(out.path().join("scores.csv")).unwrap());
+}
+
+/// The English texts the Korean and Chinese ones were translated from. A text reworded
+/// in English changes this file: update its translations in checks/ist2-boot.ko.yaml
+/// and .zh.yaml, then `make bless`. (`labcheck spec` finds a text added or removed; only
+/// this finds one reworded.)
+#[test]
+fn the_english_the_translations_were_made_from() {
+    let mut spec = labcheck::spec::Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
+    let texts = labcheck::spec::translate::texts(&mut spec, &Default::default());
+    let got: String = texts.into_iter().filter_map(|(what, en, _)| en.map(|en| format!("{what}: {en}\n"))).collect();
+    let want = std::fs::read_to_string(root().join("tests/golden/spec-texts.0.en.txt")).unwrap_or_default();
+    let changed: Vec<&str> = got.lines().filter(|l| !want.lines().any(|w| w == *l)).collect();
+    assert!(changed.is_empty() || std::env::var_os("BLESS").is_some(), "English texts changed or added since the translations were made (update them, then `make bless`):\n{}", changed.join("\n"));
+    compare("spec-texts", 0, "en.txt", &got);
 }

@@ -163,3 +163,4 @@ fn labcheck_spec_lists_every_text_a_language_lacks() {
     assert_eq!(g.code, Some(0), "{}", g.stderr);
     assert!(g.stdout.contains("role= is istio-proxy's second argument") && g.stdout.contains("01-args.txt가 있음"), "{}", g.stdout);
 }
+

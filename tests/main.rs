@@ -7,6 +7,7 @@ mod batch;
 mod class;
 mod cli;
 mod consumers;
+mod envoy_modes;
 mod envoy_safety;
 mod envoy_words;
 mod formats;

@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod binary;
 pub mod closed_port;
+pub mod fetch;
 pub mod launch;
 pub mod limits;
 pub mod logs;
@@ -11,6 +12,7 @@ pub mod offline;
 pub mod process;
 pub mod recording;
 pub mod said;
+pub mod schema;
 pub mod screen;
 pub mod validate;
 pub mod weight;

@@ -4,6 +4,7 @@
 //! (`spec/translate.rs`).
 
 pub mod checks;
+pub mod envoy;
 pub mod files;
 pub mod report;
 pub mod run;
@@ -248,6 +249,7 @@ mod tests {
         }
         check::<report::Report>();
         check::<checks::Checks>();
+        check::<envoy::EnvoyWords>();
         check::<files::Files>();
         check::<run::Run>();
     }

@@ -11,10 +11,11 @@ pub mod artifacts;
 pub mod lab;
 pub mod live;
 pub mod params;
+pub mod screened;
 pub mod validation;
 
 use crate::derive::{Slot, Unavailable};
-use crate::envoy::{screen, validate};
+use crate::envoy::validate;
 use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
 use live::Live;
@@ -104,7 +105,7 @@ impl<'s> Sources<'s> {
         let artifacts = artifacts::load_all(self.spec, dir);
         let envoy_start = Instant::now();
         let validations = validation::all(self, &artifacts);
-        let live = if self.needs.live { live::acquire(self, &artifacts, dir) } else { None };
+        let live = if self.needs.live { live::acquire(self, &artifacts, &validations, dir) } else { None };
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
         Read { artifacts, validations, live, envoy_time }
     }
@@ -142,17 +143,7 @@ impl<'s> Sources<'s> {
             return Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::EnvoyNotRun)));
         }
         let data = artifact.data().map_err(Unavailable::student)?;
-        screen::screen(data).map_err(|reasons| {
-            const SHOWN: usize = 3;
-            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
-            if reasons.len() > SHOWN {
-                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
-            }
-            Unavailable::student(format!(
-                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
-                artifact.name
-            ))
-        })?;
+        screened::screened(self.spec, &artifact.name, data)?;
         Ok(data.clone())
     }
 }

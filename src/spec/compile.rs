@@ -50,6 +50,7 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
     }
     let params = params(&mut cx, &file);
     let sources = sources(&mut cx, &file, &params);
+    let envoy = super::envoy::compile(&file, &sources, text, name).unwrap_or_else(|e| { cx.errors.extend(e); None });
 
     let mut builder = ProgramBuilder::default();
     let mut origins: Vec<Origin> = Vec::new();
@@ -174,6 +175,7 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
             lets,
             checks,
             program,
+            envoy,
         }),
         _ => Err(cx.errors),
     }

@@ -3,6 +3,7 @@
 //! in the spec.
 
 mod compile;
+pub mod envoy;
 pub mod model;
 pub mod needs;
 pub mod pattern;
@@ -34,6 +35,8 @@ pub struct Spec {
     pub lets: Vec<Let>,
     pub checks: Vec<Check>,
     pub program: Program,
+    /// The `envoy:` section, when the spec has one (`envoy.rs`).
+    pub envoy: Option<envoy::Envoy>,
 }
 
 pub struct Param {

@@ -32,6 +32,7 @@ pub struct SpecFile {
     #[serde(default, rename = "let")]
     pub lets: IndexMap<String, LetDef>,
     pub checks: Vec<CheckDef>,
+    #[serde(default)] pub envoy: Option<super::envoy::EnvoyDef>, // what Envoy is for this lab: spec/envoy.rs
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]

@@ -30,6 +30,10 @@ pub struct Translation {
     pub lets: IndexMap<String, String>,
     #[serde(default)]
     pub checks: IndexMap<String, CheckTexts>,
+    /// The spec's `envoy:` texts: `live` and `screen` by field, `same_bootstrap` by the
+    /// English name of each place it compares.
+    #[serde(default)]
+    pub envoy: IndexMap<String, IndexMap<String, String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -97,19 +101,37 @@ pub fn apply(spec: &mut Spec, t: Translation) {
             e.say = say;
         }
     }
+    if let Some(envoy) = &mut spec.envoy {
+        for (section, name, text) in envoy.texts_mut() {
+            if let Some(t) = t.envoy.get(section).and_then(|s| s.get(&name)) {
+                *text = t.clone();
+            }
+        }
+    }
 }
 
 /// What a translation lacks, or has that the spec does not, as lines: a text missing,
 /// an id the spec does not have, a `{name}` the English text fills and the translation
 /// drops (or the other way round).
-pub fn gaps(spec: &Spec, t: &Translation) -> Vec<String> {
+pub fn gaps(spec: &mut Spec, t: &Translation) -> Vec<String> {
+    texts(spec, t)
+        .into_iter()
+        .filter_map(|(what, en, tr)| match (en, tr) {
+            (Some(_), None) => Some(format!("{what}: missing")),
+            (None, Some(_)) => Some(format!("{what}: the spec has no such text")),
+            (Some(e), Some(tr)) if names(&e) != names(&tr) => Some(format!("{what}: fills {} where the spec fills {}", names(&tr), names(&e))),
+            _ => None,
+        })
+        .chain(t.checks.keys().filter(|id| !spec.checks.iter().any(|c| c.id == **id)).map(|id| format!("check {id}: the spec has no such check")))
+        .collect()
+}
+
+/// Every text a student may read, as `(what, English, translation)`, named as `labcheck
+/// spec` names it; a text one side lacks is `None` there. With an empty translation:
+/// the spec's English texts, which its translations were made from.
+pub fn texts(spec: &mut Spec, t: &Translation) -> Vec<(String, Option<String>, Option<String>)> {
     let mut out = Vec::new();
-    let mut text = |what: String, english: Option<&str>, translated: Option<&str>| match (english, translated) {
-        (Some(_), None) => out.push(format!("{what}: missing")),
-        (None, Some(_)) => out.push(format!("{what}: the spec has no such text")),
-        (Some(e), Some(tr)) if names(e) != names(tr) => out.push(format!("{what}: fills {} where the spec fills {}", names(tr), names(e))),
-        _ => {}
-    };
+    let mut text = |what: String, en: Option<&str>, tr: Option<&str>| out.push((what, en.map(String::from), tr.map(String::from)));
     text("title".into(), Some(&spec.title), t.title.as_deref());
     for (n, title) in &spec.steps {
         text(format!("step {n}"), Some(title), t.steps.get(n).map(String::as_str));
@@ -136,8 +158,15 @@ pub fn gaps(spec: &Spec, t: &Translation) -> Vec<String> {
             text(at(&format!("explain {}", i + 1)), c.explain.get(i).map(|e| e.say.as_str()), tc.explain.get(i).map(String::as_str));
         }
     }
-    for id in t.checks.keys().filter(|id| !spec.checks.iter().any(|c| c.id == **id)) {
-        out.push(format!("check {id}: the spec has no such check"));
+    let english: Vec<(&str, String, String)> =
+        spec.envoy.as_mut().map(|e| e.texts_mut().into_iter().map(|(s, n, t)| (s, n, t.clone())).collect()).unwrap_or_default();
+    for (section, name, en) in &english {
+        text(format!("envoy {section} {name}"), Some(en), t.envoy.get(*section).and_then(|s| s.get(name)).map(String::as_str));
+    }
+    for (section, names) in &t.envoy {
+        for name in names.keys().filter(|n| !english.iter().any(|(s, e, _)| s == section && e == *n)) {
+            text(format!("envoy {section} {name}"), None, Some(""));
+        }
     }
     out
 }
@@ -156,20 +185,20 @@ mod tests {
     /// Every text of the built-in spec a student reads is there in each language.
     #[test]
     fn the_builtin_spec_is_translated_in_full() {
-        let spec = Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
+        let mut spec = Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
         for lang in [Lang::Ko, Lang::Zh] {
             let t = read(&spec, lang, None).unwrap_or_else(|e| panic!("{e}")).expect("a translation");
-            let gaps = gaps(&spec, &t);
+            let gaps = gaps(&mut spec, &t);
             assert!(gaps.is_empty(), "{}:\n{}", lang.code(), gaps.join("\n"));
         }
     }
 
     #[test]
     fn gaps_name_what_is_missing_extra_or_fills_other_names() {
-        let spec = Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
+        let mut spec = Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
         let mut t: Translation = serde_yaml::from_str("checks: {args.role: {title: x}, nope: {title: y}}\nsteps: {99: z}").unwrap();
         t.checks.insert("typo.only_change".into(), CheckTexts { why: Some("다릅니다".into()), ..Default::default() });
-        let gaps = gaps(&spec, &t);
+        let gaps = gaps(&mut spec, &t);
         for want in ["step 0: missing", "step 99: the spec has no such text", "check args.role hint: missing", "check nope: the spec has no such check", "check typo.only_change why: fills nothing where the spec fills {said}"] {
             assert!(gaps.iter().any(|g| g == want), "{want} not in\n{}", gaps.join("\n"));
         }
