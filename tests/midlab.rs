@@ -206,3 +206,21 @@ fn slips_in_key_value_lines_are_named() {
         assert!(g.message("args.proxy_log_level").contains(words), "{lang}: {}", g.message("args.proxy_log_level"));
     }
 }
+
+/// Where live values came from says what happened when none were had, not that an
+/// Envoy was launched or probed.
+#[test]
+fn the_live_header_says_why_there_were_no_live_values() {
+    let header = |g: Graded| g.stdout.lines().find(|l| l.starts_with("live values from: ")).unwrap_or_default().to_string();
+    let c = Copy::sample();
+    c.remove("bootstrap.yaml");
+    assert_eq!(header(c.grade().launch().text().run()), "live values from: none: no Envoy was launched (bootstrap.yaml is missing)");
+    assert_eq!(header(c.grade().text().run()), "live values from: none: no Envoy was probed (bootstrap.yaml is missing)");
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "static_resources:\n", "static_resources:\n  listeners:\n  - name: l\n    address:\n      socket_address: {address: 127.0.0.1, port_value: 1}\n    filter_chains: []\n");
+    assert_eq!(header(c.grade().launch().text().run()), "live values from: none: no Envoy was launched (bootstrap.yaml was not given to Envoy)");
+    let g = Grade::sample().args(&["--envoy", "/nonexistent/envoy", "--launch-envoy"]).text().run();
+    assert_eq!(header(g), "live values from: none: no Envoy was launched (Envoy not found at /nonexistent/envoy (from --envoy))");
+    let g = Grade::sample().launch().text().args(&["--lang", "zh"]).run();
+    assert!(g.stdout.contains("运行中 Envoy 的值：评分程序用 bootstrap.yaml 启动的 Envoy"), "{}", g.stdout);
+}

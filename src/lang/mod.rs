@@ -176,6 +176,19 @@ pub fn placeholders(text: &str) -> Vec<&str> {
     out
 }
 
+/// One sentence after another: `a. b` (`a。b` in Chinese).
+pub fn sentences(first: &str, then: &str) -> String {
+    let first = first.trim_end_matches(['.', '。', ';', '；']);
+    if current() == Lang::Zh { format!("{first}。{then}") } else { format!("{first}. {then}") }
+}
+
+/// The first clause of a sentence: up to its first `: `, `, ` or `. ` (or their
+/// Chinese forms); a file name's dots do not end it.
+pub fn first_clause(s: &str) -> &str {
+    let end = [": ", ", ", ". ", "：", "，", "。"].iter().filter_map(|sep| s.find(sep)).min().unwrap_or(s.len());
+    s[..end].trim()
+}
+
 /// After a label: `where:` in English and Korean, `位置：` in Chinese.
 pub fn colon() -> &'static str {
     if current() == Lang::Zh { "：" } else { ":" }

@@ -94,7 +94,7 @@ fn skipped(why: String) -> Got {
 /// No live values, and why in a few words (the live checks say it in full): the first
 /// clause of the reason.
 fn none(u: Unavailable, lead: EnvoyWords) -> Got {
-    let why = u.message.split([':', '：', ',', '，', '。']).next().unwrap_or_default().trim().trim_end_matches('.').to_string();
+    let why = crate::lang::first_clause(&u.message).trim_end_matches('.').to_string();
     Got { described: crate::lang::fill(crate::lang::tr(lead), &[("why", &why)]), slot: Err(u), recording: None }
 }
 
@@ -178,10 +178,10 @@ impl Cx<'_> {
         let mut described = fill(&self.texts.launched, &[("file", name), ("admin", &rec.admin)]);
         let changes = super::screened::changes(self.sources.spec, &data, crate::envoy::offline::LAUNCH_WAIT);
         if !changes.is_empty() {
-            described = format!("{described}; {changes}");
+            described = crate::lang::clauses(&described, &changes);
         }
         if let Some(why) = why {
-            described = format!("{described}. {why}");
+            described = crate::lang::sentences(&described, &why);
         }
         let slot = match rejected {
             Some(why) => Err(Unavailable::student(why)),
