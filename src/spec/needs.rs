@@ -50,7 +50,12 @@ pub fn envoy_needs(spec: &Spec, steps: Option<&BTreeSet<u32>>) -> EnvoyNeeds {
             SourceKind::EnvoyValidate { file } => {
                 needs.validate.insert(file.clone());
             }
-            SourceKind::EnvoyAdmin { .. } => needs.live = true,
+            // A live Envoy runs the file only if Envoy's validation accepts it (see
+            // `source/live`), so the live view reads that validation too.
+            SourceKind::EnvoyAdmin { bootstrap, .. } => {
+                needs.live = true;
+                needs.validate.insert(bootstrap.clone());
+            }
             SourceKind::Submission { .. } | SourceKind::Lab { .. } => {}
         }
     }
@@ -72,7 +77,7 @@ mod tests {
         let four = envoy_needs(&spec, Some(&steps(&[4])));
         assert_eq!((four.validate.iter().map(String::as_str).collect::<Vec<_>>(), four.live), (vec!["bootstrap.yaml"], false));
         let six = envoy_needs(&spec, Some(&steps(&[6])));
-        assert!(six.live && six.validate.is_empty(), "{six:?}");
+        assert!(six.live && six.validate.iter().eq(["bootstrap.yaml"].iter()), "{six:?}");
         // Step 8 compares with what Envoy says of boot-typo.yaml, and with the live /ready.
         let eight = envoy_needs(&spec, Some(&steps(&[8])));
         assert!(eight.live && eight.validate.contains("boot-typo.yaml"), "{eight:?}");
