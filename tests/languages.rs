@@ -147,14 +147,14 @@ fn labcheck_spec_lists_every_text_a_language_lacks() {
     let spec = std::fs::read_to_string(root().join("checks/ist2-boot.yaml")).unwrap();
     std::fs::write(dir.path().join("ist2-boot.yaml"), &spec).unwrap();
     let ko = std::fs::read_to_string(root().join("checks/ist2-boot.ko.yaml")).unwrap();
-    let without_role = ko.replace("  args.role:\n", "  args.role_renamed:\n");
+    let without_role = ko.replace("  args.role:\n", "  args.role_renamed:\n").replace("    restart: ", "    restarted: ");
     assert_ne!(without_role, ko);
     std::fs::write(dir.path().join("ist2-boot.ko.yaml"), without_role).unwrap();
     std::fs::copy(root().join("checks/ist2-boot.zh.yaml"), dir.path().join("ist2-boot.zh.yaml")).unwrap();
     let out = assert_cmd::Command::cargo_bin("labcheck").unwrap().args(["spec", "--spec"]).arg(dir.path().join("ist2-boot.yaml")).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    for gap in ["check args.role title: missing", "check args.role why: missing", "check args.role hint: missing", "check args.role_renamed: the spec has no such check"] {
+    for gap in ["check args.role title: missing", "check args.role why: missing", "check args.role hint: missing", "check args.role_renamed: the spec has no such check", "envoy live restart: missing", "envoy live restarted: the spec has no such text"] {
         assert!(stdout.contains(gap), "no {gap:?} in\n{stdout}");
     }
     assert!(stdout.contains("ist2-boot.zh.yaml: every text"), "{stdout}");
