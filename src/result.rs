@@ -62,6 +62,19 @@ pub struct StepScore {
     pub not_started: Vec<String>,
 }
 
+impl StepScore {
+    /// "not started: 03-mesh.txt is missing", when the step is not started.
+    pub fn not_started_said(&self) -> Option<String> {
+        use crate::lang::{list, report::Report, t};
+        let files = list(&self.not_started);
+        match self.not_started.len() {
+            0 => None,
+            1 => Some(t!(Report::NotStartedOne, files = files)),
+            _ => Some(t!(Report::NotStartedMany, files = files)),
+        }
+    }
+}
+
 /// Everything about one submission.
 #[derive(Debug, Clone)]
 pub struct SubmissionResult {

@@ -1,7 +1,6 @@
 //! How far a student has come: a step whose files are all missing is not started, and
 //! every check of it says so in one sentence (rather than each its own file's absence).
 
-use crate::lang::{list, report::Report, t};
 use crate::result::{CheckResult, Status, StepScore};
 use crate::source::Read;
 use crate::spec::Spec;
@@ -21,9 +20,8 @@ pub fn missing_files(spec: &Spec, n: u32, read: &Read) -> Vec<String> {
 
 /// The failing checks of a step not started all say that it is not started.
 pub fn not_started(checks: &mut [CheckResult], steps: &[StepScore]) {
-    for s in steps.iter().filter(|s| !s.not_started.is_empty()) {
-        let files = list(&s.not_started);
-        let said = if s.not_started.len() == 1 { t!(Report::NotStartedOne, files = files) } else { t!(Report::NotStartedMany, files = files) };
+    for s in steps {
+        let Some(said) = s.not_started_said() else { continue };
         for c in checks.iter_mut().filter(|c| c.step == s.step && c.status == Status::Fail) {
             c.message = said.clone();
         }

@@ -6,7 +6,7 @@
 use super::color::{paint, Paint};
 use super::{Detail, View};
 use crate::display::{pad, safe, safe_max, width};
-use crate::lang::{list, report::Report, t, tr};
+use crate::lang::{report::Report, t, tr};
 use crate::result::{CheckResult, Status, StepScore, SubmissionResult};
 use std::fmt::Write;
 
@@ -36,7 +36,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
         let score = format!("{}/{}", step.score, step.max_score);
         let skipped = of_step.iter().filter(|ch| ch.status == Status::Skip).count();
         let tail = match state {
-            State::NotStarted => format!("  {}", paint(c, Paint::Dim, &not_started(step))),
+            State::NotStarted => format!("  {}", paint(c, Paint::Dim, &step.not_started_said().unwrap_or_default())),
             _ if skipped > 0 => format!("  ({})", t!(Report::Skipped, n = skipped)),
             _ => String::new(),
         };
@@ -78,11 +78,6 @@ impl State {
             State::Failing
         }
     }
-}
-
-fn not_started(step: &StepScore) -> String {
-    let files = list(&step.not_started);
-    if step.not_started.len() == 1 { t!(Report::NotStartedOne, files = files) } else { t!(Report::NotStartedMany, files = files) }
 }
 
 /// The checks of a step, as lines.
