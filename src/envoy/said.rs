@@ -316,10 +316,9 @@ mod tests {
         format!("[2026-11-29 21:28:27.279][8158][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster '{name}'\n")
     }
 
-    /// `pattern` as a check compiles it, for plain ASCII text and for any other.
+    /// `pattern` as a check compiles it.
     fn compiles(pattern: &str) -> bool {
-        let p = crate::spec::Pattern::new(pattern, true).unwrap();
-        p.for_text("ascii").is_ok() && p.compile_fully().is_ok()
+        crate::spec::Pattern::new(pattern, true).is_ok()
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::limits::{self, Limits};
 use super::process::{self, PrivateDir};
-use crate::derive::Unavailable;
+use crate::slot::Unavailable;
 use super::said::Said;
 use serde_json::{json, Value};
 use std::collections::HashMap;

@@ -107,13 +107,14 @@ impl<'s> Grader<'s> {
 
     /// A verdict for every check of the spec, in its order.
     fn check(&self, env: &Env, read: &Read) -> Vec<CheckResult> {
+        let diagnosis = check::Diagnosis::default();
         self.spec
             .checks
             .iter()
             .filter(|c| self.graded(c.step))
             .map(|c| {
                 let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
-                check::run(c, &cx)
+                check::run(c, &cx, &diagnosis)
             })
             .collect()
     }

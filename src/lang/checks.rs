@@ -80,6 +80,10 @@ catalog! {
         LinesAtLeast { en: "lines matching /{pattern}/: {n}; at least {min} are needed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {min}개 이상 필요합니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；至少需要 {min} 行" }
         LinesAtMost { en: "lines matching /{pattern}/: {n}; at most {max} are allowed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {max}개까지만 허용됩니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；最多允许 {max} 行" }
         LinesBetween { en: "lines matching /{pattern}/: {n}; between {min} and {max} are needed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {min}개에서 {max}개 사이여야 합니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；需要 {min} 到 {max} 行" }
+        ExpectAtLeast { en: "at least {min} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {min}개 이상", zh: "至少 {min} 行匹配 /{pattern}/" }
+        ExpectAtMost { en: "at most {max} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {max}개 이하", zh: "至多 {max} 行匹配 /{pattern}/" }
+        ExpectBetween { en: "between {min} and {max} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {min}개에서 {max}개", zh: "{min} 到 {max} 行匹配 /{pattern}/" }
+        FromYour { en: "your {file}", ko: "여러분의 {file}", zh: "你的 {file}" }
         /// compare: where a JSON value parts from the expected one (never the value).
         DiffMissing { en: "`{path}` is missing", ko: "`{path}` 항목이 없습니다", zh: "缺少 `{path}`" }
         DiffExtra { en: "`{path}` is there but should not be", ko: "`{path}` 항목은 없어야 합니다", zh: "`{path}` 不应存在" }

@@ -1,7 +1,7 @@
 //! Lab files named by params: the lab environment's own files, read once a run.
 
 use super::params::Params;
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::input::file::read_lab;
 use crate::lang::{run::Run, t};
 use crate::spec::{Format, SourceKind, Spec};

@@ -14,8 +14,8 @@ pub mod params;
 pub mod screened;
 pub mod validation;
 
-use crate::derive::{Slot, Unavailable};
 use crate::envoy::validate;
+use crate::slot::{Slot, Unavailable};
 use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
 use live::Live;
@@ -86,7 +86,7 @@ impl<'s> Sources<'s> {
             .lab
             .values()
             .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                Err(u) if u.blame == crate::slot::Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
             .collect();

@@ -1,6 +1,6 @@
 //! Param values for a run: the spec's defaults, a `--params` file, then `--param`s.
 
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::display::{path as shown, safe};
 use crate::spec::{ParamType, Spec};
 use serde_json::Value;

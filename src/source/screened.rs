@@ -2,7 +2,7 @@
 //! (`envoy::screen`), or why not, and what the grader's launched copy changes, in the
 //! words of the spec's `envoy.screen` texts.
 
-use crate::derive::Unavailable;
+use crate::slot::Unavailable;
 use crate::envoy::schema::Risk;
 use crate::envoy::screen::{self, Refusal, Why};
 use crate::spec::envoy::{fill, ScreenTexts};

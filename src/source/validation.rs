@@ -1,29 +1,27 @@
 //! The grader's own `envoy --mode validate` of a submission file.
 //!
-//! Each file the spec validates (for a source or a check) is validated once, all of
+//! Each file an `envoy_validate` source of the spec names is validated once, all of
 //! them at once, through the run's cache: a file whose name and content were already
 //! validated in this run (by another submission) is not handed to Envoy again.
 
 use super::artifacts::Artifact;
 use super::Sources;
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::lang::{run::Run, t};
-use crate::spec::{CheckKind, SourceKind};
+use crate::spec::SourceKind;
 use std::collections::HashMap;
 
-/// Every validation the spec asks for, run at once (they are independent).
+/// Every validation the spec's sources ask for, run at once (they are independent).
 pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
-    let mut files: Vec<&str> = Vec::new();
-    for s in &sources.spec.sources {
-        if let SourceKind::EnvoyValidate { file } = &s.kind {
-            files.push(file);
-        }
-    }
-    for c in &sources.spec.checks {
-        if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
-            files.push(&c.file);
-        }
-    }
+    let mut files: Vec<&str> = sources
+        .spec
+        .sources
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SourceKind::EnvoyValidate { file } => Some(file.as_str()),
+            _ => None,
+        })
+        .collect();
     files.sort();
     files.dedup();
     // Those the graded steps do not read are not run (--step).

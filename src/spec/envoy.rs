@@ -3,7 +3,7 @@
 //! Envoy runs the submission's bootstrap, and every sentence a student may read about
 //! Envoy (each a field of its own, so that it can be translated).
 
-use super::model::{Kind, SpecFile};
+use super::model::SpecFile;
 use super::position::{locate, Pos};
 use super::{Source, SourceKind, SpecError};
 use crate::jq::{ExprId, Outcome, Program, ProgramBuilder};
@@ -248,7 +248,7 @@ pub fn compile(file: &SpecFile, sources: &[Source], text: &str, name: &str) -> R
     let live = sources.iter().any(|s| matches!(s.kind, SourceKind::EnvoyAdmin { .. }));
     let runs = live
         || sources.iter().any(|s| matches!(s.kind, SourceKind::EnvoyValidate { .. }))
-        || file.checks.iter().any(|c| c.kind == Kind::EnvoyValidate);
+        || file.checks.iter().any(|c| c.kind == "envoy_validate");
     let Some(def) = &file.envoy else {
         if runs {
             err("", "the spec runs Envoy, so it needs an `envoy:` section (with `screen:`, and for a live source `admin:`, `same_bootstrap:` and `live:`)".into());

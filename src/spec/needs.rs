@@ -1,7 +1,7 @@
 //! What the checks of some steps need from Envoy: which files' validations, and whether
 //! a live view. A run of some steps (`--step`) runs no Envoy they do not need.
 
-use super::{CheckKind, SourceKind, Spec};
+use super::{SourceKind, Spec};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -26,10 +26,10 @@ pub fn envoy_needs(spec: &Spec, steps: Option<&BTreeSet<u32>>) -> EnvoyNeeds {
     let mut needs = EnvoyNeeds::default();
     let mut todo: Vec<usize> = Vec::new();
     for c in spec.checks.iter().filter(|c| steps.is_none_or(|s| s.contains(&c.step))) {
-        if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
+        if c.kind.reads_validation() {
             needs.validate.insert(c.file.clone());
         }
-        for id in c.kind.exprs() {
+        for id in c.kind.needs() {
             todo.extend(spec.program.deps(id));
         }
     }

