@@ -54,9 +54,6 @@ catalog! {
         NotSet { en: "the value is not set", ko: "값이 설정되어 있지 않습니다", zh: "没有设置这个值" }
         NotTheOne { en: "the value is not the expected one", ko: "값이 기대한 값이 아닙니다", zh: "值不是期望的值" }
         ValueNotOfForm { en: "the value is not of the form /{pattern}/", ko: "값이 /{pattern}/ 형식이 아닙니다", zh: "值不符合 /{pattern}/ 的形式" }
-        /// What a regex check expects, as an instructor reads it.
-        AValueMatching { en: "a value matching /{pattern}/", ko: "/{pattern}/에 맞는 값", zh: "匹配 /{pattern}/ 的值" }
-        TextMatching { en: "text matching /{pattern}/", ko: "/{pattern}/에 맞는 텍스트", zh: "匹配 /{pattern}/ 的文本" }
         PatternNotRegex { en: "the derived pattern is not a regex: {error}", ko: "만들어진 패턴이 정규식이 아닙니다: {error}", zh: "推导出的模式不是正则表达式：{error}" }
         NoPartHasForm { en: "no part of the file has the expected form", ko: "파일에 기대한 형식의 부분이 없습니다", zh: "文件中没有符合期望形式的部分" }
         TextAbsent { en: "the expected text is not in the file", ko: "파일에 기대한 텍스트가 없습니다", zh: "文件中没有期望的文本" }
@@ -69,7 +66,6 @@ catalog! {
         LastLineNotRc { en: "the last line is not `rc=` followed by the exit code", ko: "마지막 줄이 `rc=` 뒤에 종료 코드를 붙인 형태가 아닙니다", zh: "最后一行不是 `rc=` 加退出码" }
         RcNotCode { en: "rc={rc} is not the exit code the command gives", ko: "rc={rc} 값은 그 명령이 내는 종료 코드가 아닙니다", zh: "rc={rc} 不是该命令给出的退出码" }
         RcZero { en: "the exit code is 0, but this command is meant to fail", ko: "종료 코드가 0이지만, 이 명령은 실패해야 합니다", zh: "退出码是 0，但这条命令本应失败" }
-        RcNonZero { en: "rc=<non-zero>", ko: "rc=<0이 아닌 값>", zh: "rc=<非 0>" }
         RcNotInteger { en: "the expected exit code is not an integer: {value}", ko: "기대하는 종료 코드가 정수가 아닙니다: {value}", zh: "期望的退出码不是整数：{value}" }
         NoValidation { en: "no validation was run for this file", ko: "이 파일에 대해 실행한 검증이 없습니다", zh: "没有对这个文件运行校验" }
         NoExitCode { en: "the validation gave no exit code", ko: "검증 결과에 종료 코드가 없습니다", zh: "校验没有给出退出码" }
@@ -80,9 +76,6 @@ catalog! {
         LinesAtLeast { en: "lines matching /{pattern}/: {n}; at least {min} are needed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {min}개 이상 필요합니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；至少需要 {min} 行" }
         LinesAtMost { en: "lines matching /{pattern}/: {n}; at most {max} are allowed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {max}개까지만 허용됩니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；最多允许 {max} 行" }
         LinesBetween { en: "lines matching /{pattern}/: {n}; between {min} and {max} are needed", ko: "/{pattern}/에 맞는 줄이 {n}개입니다. {min}개에서 {max}개 사이여야 합니다", zh: "匹配 /{pattern}/ 的行有 {n} 行；需要 {min} 到 {max} 行" }
-        ExpectAtLeast { en: "at least {min} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {min}개 이상", zh: "至少 {min} 行匹配 /{pattern}/" }
-        ExpectAtMost { en: "at most {max} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {max}개 이하", zh: "至多 {max} 行匹配 /{pattern}/" }
-        ExpectBetween { en: "between {min} and {max} lines matching /{pattern}/", ko: "/{pattern}/에 맞는 줄 {min}개에서 {max}개", zh: "{min} 到 {max} 行匹配 /{pattern}/" }
         FromYour { en: "your {file}", ko: "여러분의 {file}", zh: "你的 {file}" }
         /// compare: where a JSON value parts from the expected one (never the value).
         DiffMissing { en: "`{path}` is missing", ko: "`{path}` 항목이 없습니다", zh: "缺少 `{path}`" }

@@ -43,7 +43,7 @@ impl Kind for JqValue {
                 Verdict::judge(equal(&exp, &found), t!(Checks::NotTheOne)).expected(exp)
             }
             Want::Matches(re) => {
-                let wanted = Value::String(t!(Checks::AValueMatching, pattern = re));
+                let wanted = Value::String(format!("a value matching /{re}/"));
                 if found.is_null() {
                     return Verdict::fail(t!(Checks::NotSet)).expected(wanted).found(found).detail(code);
                 }

@@ -47,7 +47,7 @@ impl Kind for KvLine {
                 v.expected(exp)
             }
             Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), t!(Checks::NotOfForm, key = key, pattern = re))
-                .expected(Value::String(t!(Checks::AValueMatching, pattern = re))),
+                .expected(Value::String(format!("a value matching /{re}/"))),
         };
         v.found(found).line(entry.line).detail(key).wrong_value()
     }

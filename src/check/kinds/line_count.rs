@@ -35,12 +35,13 @@ impl Kind for LineCount {
         let text = need!(cx.artifact.text().map_err(Verdict::fail));
         let n = self.matching(text).count() as u64;
         let (min, max, pattern) = (self.min, self.max, &self.pattern);
+        // The expected value, an instructor's, is notation the same in every language.
         let (said, expected) = match (min, max) {
-            (Some(a), Some(b)) => (t!(Checks::LinesBetween, pattern = pattern, n = n, min = a, max = b), t!(Checks::ExpectBetween, pattern = pattern, min = a, max = b)),
-            (None, Some(b)) => (t!(Checks::LinesAtMost, pattern = pattern, n = n, max = b), t!(Checks::ExpectAtMost, pattern = pattern, max = b)),
+            (Some(a), Some(b)) => (t!(Checks::LinesBetween, pattern = pattern, n = n, min = a, max = b), format!("between {a} and {b} lines matching /{pattern}/")),
+            (None, Some(b)) => (t!(Checks::LinesAtMost, pattern = pattern, n = n, max = b), format!("at most {b} lines matching /{pattern}/")),
             (a, None) => {
                 let a = a.unwrap_or(0);
-                (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), t!(Checks::ExpectAtLeast, pattern = pattern, min = a))
+                (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), format!("at least {a} lines matching /{pattern}/"))
             }
         };
         let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);

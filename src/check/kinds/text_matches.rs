@@ -37,7 +37,7 @@ impl Kind for TextMatches {
         };
         let line = pattern.find(&text).map(|at| text[..at].matches('\n').count() + 1);
         let mut v = Verdict::judge(line.is_some(), t!(Checks::NoPartHasForm))
-            .expected(Value::String(t!(Checks::TextMatching, pattern = pattern)))
+            .expected(Value::String(format!("text matching /{pattern}/")))
             .wrong_value();
         v.slip = only_exit_code(&text);
         match line {
