@@ -6,9 +6,11 @@
 pub mod checks;
 pub mod envoy;
 pub mod files;
+mod join;
 pub mod report;
 pub mod run;
 
+pub use join::{clauses, colon, first_clause, labelled, list, sentences};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -125,16 +127,6 @@ pub fn tr<C: Catalog>(key: C) -> &'static str {
     key.text(current())
 }
 
-/// Names listed as each language lists them: `a, b and c`; `a, b, c`; `a、b、c`.
-pub fn list<S: AsRef<str>>(items: &[S]) -> String {
-    let all: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
-    match (current(), all.split_last()) {
-        (Lang::En, Some((last, rest))) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        (Lang::Zh, _) => all.join("、"),
-        _ => all.join(", "),
-    }
-}
-
 /// `template` with each `{name}` replaced by its value, in one pass: a value that holds
 /// `{x}` (a student's text) is never filled in again. An unknown `{name}` stays.
 pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
@@ -157,57 +149,6 @@ pub fn fill(template: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String
     }
     out.push_str(rest);
     out
-}
-
-/// The `{name}`s a text holds, in order.
-pub fn placeholders(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if after[..close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && close > 0 => {
-                out.push(&after[..close]);
-                rest = &after[close + 1..];
-            }
-            _ => rest = after,
-        }
-    }
-    out
-}
-
-/// One sentence after another: `a. b` (`a。b` in Chinese).
-pub fn sentences(first: &str, then: &str) -> String {
-    let first = first.trim_end_matches(['.', '。', ';', '；']);
-    if current() == Lang::Zh { format!("{first}。{then}") } else { format!("{first}. {then}") }
-}
-
-/// The first clause of a sentence: up to its first `: `, `, ` or `. ` (or their
-/// Chinese forms); a file name's dots do not end it.
-pub fn first_clause(s: &str) -> &str {
-    let end = [": ", ", ", ". ", "：", "，", "。"].iter().filter_map(|sep| s.find(sep)).min().unwrap_or(s.len());
-    s[..end].trim()
-}
-
-/// After a label: `where:` in English and Korean, `位置：` in Chinese.
-pub fn colon() -> &'static str {
-    if current() == Lang::Zh { "：" } else { ":" }
-}
-
-/// `label: value`, or `标签：值`.
-pub fn labelled(label: &str, value: &str) -> String {
-    if current() == Lang::Zh { format!("{label}：{value}") } else { format!("{label}: {value}") }
-}
-
-/// Clauses said one after the other, as each language writes them: `a; b.` in English,
-/// `a. b.` in Korean, `a；b。` in Chinese.
-pub fn clauses(first: &str, then: &str) -> String {
-    let end = |s: &str| s.trim_end_matches(['.', '。', '；', ';']).to_string();
-    match current() {
-        Lang::En => format!("{}; {}.", end(first), end(then)),
-        Lang::Ko => format!("{}. {}.", end(first), end(then)),
-        Lang::Zh => format!("{}；{}。", end(first), end(then)),
-    }
 }
 
 #[cfg(test)]
@@ -241,7 +182,7 @@ mod tests {
         let x = "{file}";
         assert_eq!(fill("{file} is missing; {n} {other}", &[("file", &x), ("n", &3)]), "{file} is missing; 3 {other}");
         assert_eq!(fill("a { b } {", &[("b", &1)]), "a { b } {");
-        assert_eq!(placeholders("{a} and {b_2}, not { c } or {}"), ["a", "b_2"]);
+        assert_eq!(crate::spec::references("{a} and {b_2}, not { c } or {}"), ["a", "b_2"]);
     }
 
     /// Every sentence of every catalog is there in each language, with the same `{name}`s.
@@ -249,12 +190,12 @@ mod tests {
     fn every_catalog_is_complete() {
         fn check<C: Catalog>() {
             for key in C::ALL {
-                let mut en = placeholders(key.text(Lang::En));
+                let mut en = crate::spec::references(key.text(Lang::En));
                 en.sort();
                 for lang in Lang::ALL {
                     let text = key.text(lang);
                     assert!(!text.trim().is_empty(), "{} is empty in {}", key.name(), lang.code());
-                    let mut names = placeholders(text);
+                    let mut names = crate::spec::references(text);
                     names.sort();
                     assert_eq!(names, en, "{} in {} fills other names than in English", key.name(), lang.code());
                 }

@@ -173,7 +173,7 @@ pub fn texts(spec: &mut Spec, t: &Translation) -> Vec<(String, Option<String>, O
 
 /// The `{name}`s a text fills, sorted, as a line says them.
 fn names(text: &str) -> String {
-    let mut n: Vec<String> = crate::lang::placeholders(text).into_iter().map(|p| format!("{{{p}}}")).collect();
+    let mut n: Vec<String> = super::references(text).into_iter().map(|p| format!("{{{p}}}")).collect();
     n.sort_unstable();
     if n.is_empty() { "nothing".into() } else { n.join(", ") }
 }
