@@ -44,10 +44,10 @@ pub struct CheckResult {
     pub hint: Option<String>,
     #[serde(skip)]
     pub hidden: bool,
-    /// The check failed because its own file is missing: that file. The text report
-    /// says such checks once per file.
+    /// The check failed because its own file is missing or cannot be read as text
+    /// (empty, not UTF-8, ...): that file. The text report says such checks once per file.
     #[serde(skip)]
-    pub missing_file: Option<String>,
+    pub file_problem: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -135,7 +135,7 @@ pub mod tests {
             place: None,
             hint: None,
             hidden: false,
-            missing_file: None,
+            file_problem: None,
         }
     }
 }

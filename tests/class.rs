@@ -37,7 +37,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
             place: None,
             hint: None,
             hidden: false,
-            missing_file: None,
+            file_problem: None,
         })
         .collect();
     let steps = [(1, "Files"), (2, "Envoy")]

@@ -59,7 +59,7 @@ fn a_step_passed_is_one_line_and_a_failing_check_is_said_in_full() {
 
 /// A started step with one file missing: that file's checks on one line, with the hint.
 #[test]
-fn the_checks_of_a_missing_file_are_one_line() {
+fn the_checks_of_a_file_problem_are_one_line() {
     let c = Copy::sample();
     c.remove("04-validate.txt");
     let g = c.grade().launch().text().run();
@@ -68,6 +68,13 @@ fn the_checks_of_a_missing_file_are_one_line() {
     assert_eq!(g.stdout.matches("04-validate.txt is missing").count(), 2, "{}", g.stdout);
     assert!(g.stdout.trim_end().ends_with("First to fix: step 4, 04-validate.txt is missing"), "{}", g.stdout);
     assert!(g.stdout.contains("hint:     Save what envoy --mode validate prints"), "{}", g.stdout);
+    // So are those of a file that cannot be read as text; a reason said before is pointed at.
+    c.write("07-identity.txt", " \n");
+    c.write("06-node.json", "id: x\n");
+    let g = c.grade().launch().text().run();
+    assert!(g.stdout.contains("  FAIL   07-identity.txt is empty (6 checks: identity.exists, identity.token_volume, "), "{}", g.stdout);
+    assert!(g.stdout.contains("why:      06-node.json holds YAML, not JSON;"), "{}", g.stdout);
+    assert!(g.stdout.contains("why:      as for node.exists\n"), "{}", g.stdout);
 }
 
 #[test]

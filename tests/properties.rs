@@ -46,7 +46,7 @@ fn check() -> impl Strategy<Value = CheckResult> {
             place: Some(place),
             hint,
             hidden: false,
-            missing_file: None,
+            file_problem: None,
         },
     )
 }

@@ -92,11 +92,11 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(u) = check.kind.skipped(cx) {
         return dress(check, Verdict::unavailable(u));
     }
-    // Every check of a missing file fails for that, said in one sentence (with the near
-    // name it was saved under, if any), whatever its kind.
-    if let (true, Err(said)) = (cx.artifact.is_missing(), cx.artifact.text()) {
+    // Every check of a file that is missing (or saved under a near name) or cannot be
+    // read as text fails for that, said in one sentence, whatever its kind.
+    if let Err(said) = cx.artifact.text() {
         let mut r = dress(check, Verdict::fail(said));
-        r.missing_file = Some(check.file.clone());
+        r.file_problem = Some(check.file.clone());
         return r;
     }
     let mut v = check.kind.run(cx);
@@ -164,6 +164,6 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         place: Some(safe(&place)),
         hint: check.hint.clone(),
         hidden: check.hidden,
-        missing_file: None,
+        file_problem: None,
     }
 }

@@ -267,7 +267,7 @@ pub(super) mod tests {
             place: None,
             hint: None,
             hidden: false,
-            missing_file: None,
+            file_problem: None,
         }
     }
 

@@ -39,7 +39,7 @@ impl<'s> Grader<'s> {
         let read = self.sources.read(dir);
         let env = self.derive(&read);
         let mut checks = self.check(&env, &read);
-        let steps = self.score(&checks, |n| progress::missing_files(self.spec, n, &read));
+        let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
         progress::not_started(&mut checks, &steps);
         let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
         self.result(dir, checks, steps, live_source, start.elapsed(), read.envoy_time)
@@ -83,7 +83,7 @@ impl<'s> Grader<'s> {
                 place: Some(crate::display::safe(&c.file)),
                 hint: None,
                 hidden: c.hidden,
-                missing_file: None,
+                file_problem: None,
             })
             .collect();
         let steps = self.score(&checks, |_| Vec::new());

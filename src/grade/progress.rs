@@ -7,7 +7,7 @@ use crate::spec::Spec;
 
 /// The files of step `n`, if every one is missing and none is there under a near name
 /// (which is a slip to point at, not a step not started); else none.
-pub fn missing_files(spec: &Spec, n: u32, read: &Read) -> Vec<String> {
+pub fn file_problems(spec: &Spec, n: u32, read: &Read) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for c in spec.checks.iter().filter(|c| c.step == n) {
         if !files.contains(&c.file) {

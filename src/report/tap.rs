@@ -93,7 +93,7 @@ mod tests {
             place: None,
             hint: None,
             hidden: false,
-            missing_file: None,
+            file_problem: None,
         };
         SubmissionResult {
             lab: "demo".into(),

@@ -105,13 +105,13 @@ impl<'r> Checks<'r> {
             if matches!(ch.status, Status::Pass | Status::Skip) && !self.view.verbose {
                 continue;
             }
-            // The checks of a missing file, on one line (unless --verbose).
-            let same_file: Vec<&&CheckResult> = match &ch.missing_file {
-                Some(f) if !self.view.verbose => checks.iter().filter(|o| o.missing_file.as_deref() == Some(f)).collect(),
+            // The checks of a missing or unreadable file, on one line (unless --verbose).
+            let same_file: Vec<&&CheckResult> = match &ch.file_problem {
+                Some(f) if !self.view.verbose => checks.iter().filter(|o| o.file_problem.as_deref() == Some(f)).collect(),
                 _ => Vec::new(),
             };
             if same_file.len() > 1 {
-                let f = ch.missing_file.as_deref().unwrap_or_default();
+                let f = ch.file_problem.as_deref().unwrap_or_default();
                 if !told_files.contains(&f) {
                     told_files.push(f);
                     self.file(out, ch, &same_file);
@@ -147,7 +147,10 @@ impl<'r> Checks<'r> {
         }
         // Said before in full, or as the reason after "cannot check:".
         let message = match self.said.iter().find(|(m, _)| ch.message.ends_with(*m)) {
-            Some((m, first)) if m.chars().count() > 60 => t!(Report::AsFor, lead = lead(&ch.message), id = first),
+            Some((m, first)) if m.chars().count() > 60 => match lead(&ch.message[..ch.message.len() - m.len()], m) {
+                "" => t!(Report::SameAs, id = first),
+                lead => t!(Report::AsFor, lead = lead, id = first),
+            },
             _ => {
                 self.said.push((&ch.message, &ch.id));
                 ch.message.clone()
@@ -190,7 +193,7 @@ fn first_to_fix(r: &SubmissionResult) -> Option<String> {
     if !step.not_started.is_empty() {
         return Some(t!(Report::NextStep, n = step.step, title = line(&step.title)));
     }
-    if ch.missing_file.is_some() {
+    if ch.file_problem.is_some() {
         return Some(t!(Report::FirstFile, n = step.step, message = line(&ch.message)));
     }
     let place = ch.place.as_deref().map(line).unwrap_or_default();
@@ -203,9 +206,13 @@ fn line(s: &str) -> String {
     safe_max(s, usize::MAX)
 }
 
-/// The first words of a message, up to its first colon ("could not check").
-fn lead(message: &str) -> &str {
-    message.split([':', '：']).next().unwrap_or(message)
+/// What to keep of a message whose reason `said` was said in full before: the words
+/// before it ("cannot check: "), or, for the same message again, its first words up to
+/// a colon when they are few; without the colon.
+fn lead<'m>(before: &'m str, said: &'m str) -> &'m str {
+    let words = if before.is_empty() { said.split_once([':', '：']).map_or("", |(w, _)| w).trim() } else { before };
+    let words = words.trim_end().trim_end_matches([':', '：']);
+    if words.chars().count() > 30 { "" } else { words }
 }
 
 /// Several submissions: one line each, then the class in one line.
