@@ -3,13 +3,14 @@
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
 use crate::display::{path as shown, safe_lines};
 use crate::{batch, exit};
+use crate::lang::{run::Run, t, Lang};
 use crate::grade::Grader;
 use crate::report;
 use crate::result::SubmissionResult;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
-use crate::spec::{Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{translate, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,6 +39,20 @@ fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     }
 }
 
+/// The folder of the spec's translation files: the spec file's; `None` for the built-in.
+fn spec_dir(source: &SpecSource) -> Option<PathBuf> {
+    source.spec.as_ref().map(|p| p.parent().map(PathBuf::from).unwrap_or_default())
+}
+
+/// The spec, its texts in the run's language.
+fn load_spec_in(source: &SpecSource, lang: Lang) -> Result<Spec, String> {
+    let mut spec = load_spec(source)?;
+    if let Some(t) = translate::read(&spec, lang, spec_dir(source).as_deref()).map_err(|e| e.to_string())? {
+        translate::apply(&mut spec, t);
+    }
+    Ok(spec)
+}
+
 fn load_spec(source: &SpecSource) -> Result<Spec, String> {
     let loaded = match &source.spec {
         None => Spec::builtin(),
@@ -62,7 +77,7 @@ fn spec(args: SpecArgs) -> u8 {
             Err(e) => fail(e),
         };
     }
-    let spec = match load_spec(&args.source) {
+    let mut spec = match load_spec(&args.source) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -73,10 +88,35 @@ fn spec(args: SpecArgs) -> u8 {
         println!("  {:<14} default {d}{}  {}", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
     }
     println!("submission files: {}", spec.files().join(", "));
-    exit::PASSED
+    let complete = translations(&mut spec, &args.source);
+    // The spec grades, the texts missing in English: not the spec's error (2).
+    if complete { exit::PASSED } else { exit::FAILED }
+}
+
+/// Each translation the spec names, and what it lacks (`translate::gaps`); whether
+/// none lacks anything.
+fn translations(spec: &mut Spec, source: &SpecSource) -> bool {
+    let mut complete = true;
+    if !spec.translations.is_empty() {
+        println!("translations:");
+    }
+    for (code, file) in spec.translations.clone() {
+        let gaps = match Lang::from_code(&code).map(|l| translate::read(spec, l, spec_dir(source).as_deref())) {
+            Some(Ok(Some(t))) => translate::gaps(spec, &t),
+            Some(Err(e)) => vec![e.to_string()],
+            _ => Vec::new(),
+        };
+        complete &= gaps.is_empty();
+        match gaps.len() {
+            0 => println!("  {code:<14} {file}: every text"),
+            n => println!("  {code:<14} {file}: {n} gap(s)\n{}", gaps.iter().map(|g| format!("    {}", safe_lines(g))).collect::<Vec<_>>().join("\n")),
+        }
+    }
+    complete
 }
 
 fn grade(args: GradeArgs) -> u8 {
+    crate::lang::set(Lang::choose(args.lang));
     graded(&args).unwrap_or_else(fail)
 }
 
@@ -84,22 +124,26 @@ fn grade(args: GradeArgs) -> u8 {
 fn graded(args: &GradeArgs) -> Result<u8, String> {
     let mut timings = Timings::from_env();
     refuse_save_probe_without_live(args)?;
-    let spec = load_spec(&args.source)?;
+    let spec = load_spec_in(&args.source, crate::lang::current())?;
     timings.lap("load the spec");
+    let steps = crate::cli::steps(&args.steps, &spec.steps)?;
+    if args.save_probe.is_some() && steps.is_some() && !crate::spec::needs::envoy_needs(&spec, steps.as_ref()).live {
+        return Err(t!(Run::NothingToSave));
+    }
     let params = Params::resolve(&spec, args.params_file.as_deref(), &args.params)?;
     let dirs = submissions(args, &spec)?;
     if args.save_probe.is_some() && dirs.len() > 1 {
         return Err("--save-probe records one submission; give one directory".into());
     }
     let out = args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose()?;
-    let grader = Grader::new(&spec, params, run_options(args));
+    let grader = Grader::new(&spec, params, run_options(args, steps));
     timings.lap("read the lab files");
     for problem in grader.lab_problems() {
         eprintln!("labcheck: warning: {}", safe_lines(&problem));
     }
     let results = batch::grade_all(&grader, &dirs, jobs(args, dirs.len()));
     timings.lap("grade");
-    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+    let ropts = report::Options { audience: args.audience, color: args.color.enabled(), verbose: args.verbose };
     print_report(args, &results, &ropts);
     timings.lap("write the report");
     let file_opts = report::Options { color: false, ..ropts };
@@ -122,7 +166,7 @@ fn refuse_save_probe_without_live(args: &GradeArgs) -> Result<(), String> {
 }
 
 /// How this run treats Envoy and the live checks.
-fn run_options(args: &GradeArgs) -> Options {
+fn run_options(args: &GradeArgs, steps: Option<std::collections::BTreeSet<u32>>) -> Options {
     let live = if args.launch_envoy {
         Live::Launch
     } else if let Some(r) = &args.replay {
@@ -132,7 +176,7 @@ fn run_options(args: &GradeArgs) -> Options {
     } else {
         Live::Probe
     };
-    Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() }
+    Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone(), steps }
 }
 
 /// Submissions graded at once: as asked, else one per core for a batch.
@@ -189,12 +233,15 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
     if dirs.is_empty() {
         match &spec.default_submission {
             Some(d) => dirs.push(PathBuf::from(d)),
-            None => return Err("no submission directory given".into()),
+            None => return Err(t!(Run::NoFolderGiven)),
         }
     }
     for d in &dirs {
+        if !d.exists() {
+            return Err(t!(Run::NoSuchFolder, dir = shown(d)));
+        }
         if !d.is_dir() {
-            return Err(format!("{} is not a directory (give the submission directory)", shown(d)));
+            return Err(t!(Run::NotAFolder, dir = shown(d)));
         }
     }
     Ok(dirs)

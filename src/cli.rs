@@ -33,6 +33,7 @@ Exit codes:
 With several submissions the code is the most serious one.
 
 Environment:
+  LC_ALL, LC_MESSAGES, LANG  the language without --lang (ko_KR.UTF-8: Korean, zh_*: Chinese)
   NO_COLOR          no colour with --color auto
   CI                no progress bar (unless empty, 0 or false)
   GITHUB_STEP_SUMMARY  with --format github, a Markdown summary is appended to this file
@@ -111,6 +112,20 @@ pub struct GradeArgs {
     #[arg(long, value_enum)]
     pub audience: Option<Audience>,
 
+    /// The language of what a student reads: en, ko or zh (default: from LC_ALL,
+    /// LC_MESSAGES or LANG; English if none names Korean or Chinese).
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub lang: Option<crate::lang::Lang>,
+
+    /// Grade only these steps (repeatable; a range such as 2-4 too): the report, the
+    /// score and the exit code cover only them, and Envoy runs only if they need it.
+    #[arg(long = "step", value_name = "N")]
+    pub steps: Vec<String>,
+
+    /// List every check of every step in the text report, passed ones too.
+    #[arg(long, short)]
+    pub verbose: bool,
+
     /// Colour the text report.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
@@ -147,6 +162,35 @@ pub struct GradeArgs {
 fn jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
     let n: usize = s.trim().parse().map_err(|_| "give a whole number of submissions to grade at once, 1 or more".to_string())?;
     std::num::NonZeroUsize::new(n).ok_or_else(|| "grading takes at least one submission at a time: give 1 or more".into())
+}
+
+/// `--step` values (`3`, `2-4`) as the set of steps they name, each one the spec has;
+/// none given is every step.
+pub fn steps(given: &[String], known: &std::collections::BTreeMap<u32, String>) -> Result<Option<std::collections::BTreeSet<u32>>, String> {
+    use crate::lang::{run::Run, t};
+    if given.is_empty() {
+        return Ok(None);
+    }
+    let mut steps = std::collections::BTreeSet::new();
+    for g in given {
+        let shown = crate::display::safe(g);
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| t!(Run::BadStep, given = shown));
+        let (from, to) = match g.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(g)?, number(g)?),
+        };
+        if from > to {
+            return Err(t!(Run::BadStep, given = shown));
+        }
+        for n in from..=to {
+            if !known.contains_key(&n) {
+                let all: Vec<String> = known.keys().map(u32::to_string).collect();
+                return Err(t!(Run::NoSuchStep, step = n, steps = all.join(", ")));
+            }
+            steps.insert(n);
+        }
+    }
+    Ok(Some(steps))
 }
 
 impl GradeArgs {

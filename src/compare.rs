@@ -4,6 +4,7 @@
 //! Not under `check/`: the live source compares a running Envoy's bootstrap with the
 //! file this way too, and sources come before checks.
 
+use crate::lang::{checks::Checks, t};
 use serde_json::Value;
 
 pub fn equal(a: &Value, b: &Value) -> bool {
@@ -52,10 +53,10 @@ impl Diff {
     /// A sentence about the difference that does not reveal the expected value.
     pub fn sentence(&self) -> String {
         match self.what {
-            What::Missing => format!("`{}` is missing", self.path),
-            What::Unexpected => format!("`{}` is there but should not be", self.path),
-            What::Differs => format!("`{}` has another value", self.path),
-            What::Length { found } => format!("`{}` has {found} items, not the expected number", self.path),
+            What::Missing => t!(Checks::DiffMissing, path = self.path),
+            What::Unexpected => t!(Checks::DiffExtra, path = self.path),
+            What::Differs => t!(Checks::DiffValue, path = self.path),
+            What::Length { found } => t!(Checks::DiffLength, path = self.path, n = found),
         }
     }
 }

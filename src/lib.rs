@@ -24,6 +24,7 @@ pub mod exit;
 pub mod grade;
 pub mod input;
 pub mod jq;
+pub mod lang;
 pub mod out;
 pub mod parallel;
 pub mod report;

@@ -5,7 +5,7 @@
 use crate::common::*;
 
 /// Breaks whose expected values are distinctive strings seen nowhere else.
-fn broken() -> Copy {
+pub fn broken() -> Copy {
     let c = Copy::sample();
     c.edit("07-identity.txt", "token_mount=/var/run/secrets/tokens", "token_mount=/tokens")
         .edit("03-mesh.txt", "discovery_address=istiod.istio-system.svc:15012", "discovery_address=pilot:15010")
@@ -20,12 +20,7 @@ fn broken() -> Copy {
 fn no_expected_value_reaches_a_student_in_any_format() {
     let c = broken();
     let instructor = c.grade().no_envoy().run();
-    let expected: Vec<String> = instructor
-        .checks()
-        .iter()
-        .filter(|ch| ch["status"] == "fail")
-        .filter_map(|ch| ch["expected"].as_str().map(String::from))
-        .collect();
+    let expected = instructor.expected_of_failing();
     for e in ["/var/run/secrets/tokens", "istiod.istio-system.svc:15012", "payments.default", "xds-grpc"] {
         assert!(expected.iter().any(|x| x == e), "the test needs {e} among the expected values: {expected:?}");
     }

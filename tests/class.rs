@@ -37,6 +37,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         })
         .collect();
     let steps = [(1, "Files"), (2, "Envoy")]
@@ -47,6 +48,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
                 title: title.into(),
                 score: of.clone().map(|c| c.points).sum(),
                 max_score: of.map(|c| c.max_points).sum(),
+                not_started: Vec::new(),
             }
         })
         .to_vec();

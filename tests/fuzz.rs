@@ -238,7 +238,7 @@ proptest! {
         let before = std::fs::read_to_string(copy.file(name)).unwrap_or_default();
         copy.write(name, mutated(&before, &changes));
         let params = Params::resolve(spec, Some(&sample_lab()), &[]).unwrap();
-        let opts = Options { no_envoy: true, envoy: None, live: Live::Off, save_probe: None };
+        let opts = Options { no_envoy: true, envoy: None, live: Live::Off, save_probe: None, steps: None };
         let grader = Grader::new(spec, params, opts);
         let result = bounded("grading a submission", || grader.grade(copy.path()));
         prop_assert_eq!(result.checks.len(), spec.checks.len());

@@ -92,6 +92,30 @@ fn broken_submission() {
     golden("broken", c.path(), || c.grade().launch());
 }
 
+/// The reference and the broken copy as a Korean or Chinese student reads them.
+#[test]
+fn in_korean_and_chinese() {
+    let c = broken();
+    for lang in ["ko", "zh"] {
+        let text = |g: Grade| g.text().args(&["--lang", lang, "--color", "never"]).run();
+        let g = text(Grade::new("sample-answers/ist2-boot").launch());
+        compare(&format!("reference-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, &sample()));
+        let g = text(c.grade().launch());
+        compare(&format!("broken-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, c.path()));
+    }
+}
+
+/// A student in the middle of the lab: inject.yaml, 01 and 02 done, the rest not begun.
+#[test]
+fn mid_lab() {
+    let c = crate::midlab::midlab();
+    golden("midlab", c.path(), || c.grade().launch());
+    for lang in ["ko", "zh"] {
+        let g = c.grade().launch().text().args(&["--lang", lang, "--color", "never"]).run();
+        compare(&format!("midlab-{lang}"), g.code.expect("exit code"), "txt", &normalise(&g.stdout, c.path()));
+    }
+}
+
 #[test]
 fn envoy_missing() {
     golden("envoy-missing", &sample(), || Grade::new("sample-answers/ist2-boot").args(&["--envoy", "/nonexistent/envoy", "--no-live"]));
@@ -116,4 +140,19 @@ fn class() {
     let code = g.code.expect("exit code");
     compare("class", code, "github", &normalise(&g.stdout, parent.path()));
     compare("class", code, "scores.csv", &std::fs::read_to_string(out.path().join("scores.csv")).unwrap());
+}
+
+/// The English texts the Korean and Chinese ones were translated from. A text reworded
+/// in English changes this file: update its translations in checks/ist2-boot.ko.yaml
+/// and .zh.yaml, then `make bless`. (`labcheck spec` finds a text added or removed; only
+/// this finds one reworded.)
+#[test]
+fn the_english_the_translations_were_made_from() {
+    let mut spec = labcheck::spec::Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
+    let texts = labcheck::spec::translate::texts(&mut spec, &Default::default());
+    let got: String = texts.into_iter().filter_map(|(what, en, _)| en.map(|en| format!("{what}: {en}\n"))).collect();
+    let want = std::fs::read_to_string(root().join("tests/golden/spec-texts.0.en.txt")).unwrap_or_default();
+    let changed: Vec<&str> = got.lines().filter(|l| !want.lines().any(|w| w == *l)).collect();
+    assert!(changed.is_empty() || std::env::var_os("BLESS").is_some(), "English texts changed or added since the translations were made (update them, then `make bless`):\n{}", changed.join("\n"));
+    compare("spec-texts", 0, "en.txt", &got);
 }

@@ -46,6 +46,7 @@ fn check() -> impl Strategy<Value = CheckResult> {
             place: Some(place),
             hint,
             hidden: false,
+            file_problem: None,
         },
     )
 }
@@ -58,6 +59,7 @@ fn result() -> impl Strategy<Value = SubmissionResult> {
                 title: title.clone(),
                 score: checks.iter().filter(|c| c.step == step).map(|c| c.points).sum(),
                 max_score: checks.iter().filter(|c| c.step == step).map(|c| c.max_points).sum(),
+                not_started: Vec::new(),
             })
             .collect();
         SubmissionResult {
@@ -82,7 +84,7 @@ fn assert_clean(format: &str, out: &str) {
 }
 
 fn check_all(results: &[SubmissionResult]) {
-    let opts = Options { audience: Some(report::Audience::Instructor), color: false };
+    let opts = Options { audience: Some(report::Audience::Instructor), color: false, verbose: false };
     let render = |f: Format, rs: &[SubmissionResult]| report::render(f, rs, &opts);
 
     for (f, parse) in [(Format::Json, true), (Format::Gradescope, true)] {

@@ -56,7 +56,7 @@ fn undefined_variable_with_line_and_column() {
 #[test]
 fn syntax_error_with_line() {
     let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\ncheckss: []\n"));
-    assert_eq!(e, ["bad.yaml:10:1: unknown field `checkss`, expected one of `lab`, `title`, `submission`, `steps`, `params`, `defs`, `sources`, `let`, `checks`, `envoy`"]);
+    assert_eq!(e, ["bad.yaml:10:1: unknown field `checkss`, expected one of `lab`, `title`, `submission`, `translations`, `steps`, `params`, `defs`, `sources`, `let`, `checks`, `envoy`"]);
     let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\nchecks: []\n"));
     assert_eq!(e, ["bad.yaml:9:22: let `x`: jq: expected else or end, found end of expression"]);
 }

@@ -41,7 +41,7 @@ fn isolated(c: &Copy, file: &str, exists_id: &str, says: &str) -> Graded {
 }
 
 #[test]
-fn missing_file() {
+fn file_problem() {
     let c = Copy::sample();
     c.remove("07-identity.txt");
     isolated(&c, "07-identity.txt", "identity.exists", "07-identity.txt is missing");

@@ -7,6 +7,7 @@
 //! Why: `typo_rc＝1` reads as right on screen, and "there is no `typo_rc=` line" alone
 //! leaves a student typing in Chinese or Japanese mode no way to see the mistake.
 
+use crate::lang::{checks::Checks, t};
 use super::Cx;
 use crate::result::Status;
 use crate::source::artifacts::Artifact;
@@ -60,12 +61,12 @@ impl Diagnosis {
             None => text.chars().find(|c| plain_char(*c).is_some())?,
         };
         let numbers: Vec<String> = blamed.iter().map(usize::to_string).collect();
-        let which = match numbers.as_slice() {
-            [] => "the file has".to_string(),
-            [one] => format!("line {one} has"),
-            [init @ .., last] => format!("lines {} and {last} have", init.join(", ")),
-        };
-        Some(format!("{which} {}; typed as plain ASCII (an input method in half-width mode), it would pass", describe(c)))
+        let what = describe(c);
+        Some(match numbers.as_slice() {
+            [] => t!(Checks::LookAlikeFile, what = what),
+            [one] => t!(Checks::LookAlikeLine, lines = one, what = what),
+            many => t!(Checks::LookAlikeLines, lines = crate::lang::list(many), what = what),
+        })
     }
 
     /// The artifact with its look-alikes made plain, made once per file.
@@ -98,9 +99,9 @@ fn made_plain(line: &str) -> String {
 fn describe(c: char) -> String {
     let code = format!("U+{:04X}", c as u32);
     match (c, plain_char(c)) {
-        ('\u{3000}', _) => format!("a full-width space ({code}) where a plain space is meant"),
-        ('\u{FF01}'..='\u{FF5E}', Some(p)) => format!("`{c}` ({code}), a full-width `{p}`"),
-        _ => format!("`{c}` ({code}), a dash that looks like `-` but is not one"),
+        ('\u{3000}', _) => t!(Checks::FullWidthSpace, code = code),
+        ('\u{FF01}'..='\u{FF5E}', Some(p)) => t!(Checks::FullWidth, char = c, code = code, plain = p),
+        _ => t!(Checks::Dash, char = c, code = code),
     }
 }
 

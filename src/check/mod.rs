@@ -92,6 +92,13 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(u) = check.kind.skipped(cx) {
         return dress(check, Verdict::unavailable(u));
     }
+    // Every check of a file that is missing (or saved under a near name) or cannot be
+    // read as text fails for that, said in one sentence, whatever its kind.
+    if let Err(said) = cx.artifact.text() {
+        let mut r = dress(check, Verdict::fail(said));
+        r.file_problem = Some(check.file.clone());
+        return r;
+    }
     let mut v = check.kind.run(cx);
     if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {
         v.message = with_found(why, &v);
@@ -147,11 +154,16 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         points: if v.status == Status::Pass { check.points } else { 0 },
         max_points,
         expected: v.expected.as_ref().map(|e| safe(&value_text(e))),
-        found: v.found.as_ref().map(|f| safe(&value_text(f))),
+        // A found value that is not the student's text (`false`), said in words.
+        found: match (&check.found, &v.found) {
+            (Some(words), Some(_)) if v.status == Status::Fail => Some(safe(&with_found(words, &v))),
+            _ => v.found.as_ref().map(|f| safe(&value_text(f))),
+        },
         // Messages quote submission text: escaped, but not cut as short as values.
         message: safe_max(&v.message, 1000),
         place: Some(safe(&place)),
         hint: check.hint.clone(),
         hidden: check.hidden,
+        file_problem: None,
     }
 }

@@ -1,5 +1,6 @@
 //! A check's verdict before it is dressed for a report.
 
+use crate::lang::{checks::Checks, t};
 use crate::result::Status;
 use crate::slot::{Blame, Unavailable};
 use serde_json::Value;
@@ -32,7 +33,7 @@ impl Verdict {
 
     /// The grader's own failure to check (not the student's): "could not check: ...".
     pub fn could_not(message: impl std::fmt::Display) -> Verdict {
-        Verdict { status: Status::Error, ..Verdict::fail(format!("could not check: {message}")) }
+        Verdict { status: Status::Error, ..Verdict::fail(t!(Checks::CouldNotCheck, message = message)) }
     }
 
     /// Pass or fail on `ok`, with the message used on failure.
@@ -43,12 +44,12 @@ impl Verdict {
     /// The check could not be decided because a value it needs is unavailable.
     pub fn unavailable(u: &Unavailable) -> Verdict {
         let (status, lead) = match u.blame {
-            Blame::Student => (Status::Fail, "cannot check"),
-            Blame::Elsewhere => (Status::Skip, "not graded"),
-            Blame::Grader => (Status::Error, "could not check"),
-            Blame::Skip => (Status::Skip, "skipped"),
+            Blame::Student => (Status::Fail, Checks::CannotCheck),
+            Blame::Elsewhere => (Status::Skip, Checks::NotGraded),
+            Blame::Grader => (Status::Error, Checks::CouldNotCheck),
+            Blame::Skip => (Status::Skip, Checks::Skipped),
         };
-        Verdict { status, message: format!("{lead}: {}", u.message), ..Verdict::pass() }
+        Verdict { status, message: t!(lead, message = u.message), ..Verdict::pass() }
     }
 
     pub fn expected(mut self, v: Value) -> Verdict {
@@ -79,6 +80,6 @@ impl Verdict {
 
     /// Adds a sentence to the message, after a `;`.
     pub fn add(&mut self, sentence: &str) {
-        self.message = format!("{}; {}.", self.message.trim_end_matches('.'), sentence.trim_end_matches('.'));
+        self.message = crate::lang::clauses(&self.message, sentence);
     }
 }

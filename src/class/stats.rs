@@ -267,6 +267,7 @@ pub(super) mod tests {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         }
     }
 
@@ -275,7 +276,7 @@ pub(super) mod tests {
             lab: "demo".into(),
             title: "Demo lab".into(),
             submission: "x".into(),
-            steps: vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0 }],
+            steps: vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0, not_started: Vec::new() }],
             checks,
             live_source: None,
             elapsed: Duration::ZERO,

@@ -6,6 +6,7 @@
 
 mod origin;
 
+use crate::lang::{checks::Checks, t};
 use crate::jq::{convert, ExprId, Outcome};
 // `pub` only for code of other branches that still imports these from here (they
 // live in `slot`): to become a plain `use` once those are merged.
@@ -177,8 +178,8 @@ impl<'s> Env<'s> {
         let from = origin::words(self.spec, self.spec.program.deps(id));
         let message = match (why, missing) {
             (_, Some(m)) => m.to_string(),
-            (NoValue::Absent, None) => format!("nothing to compare with: {from} gives no value for it"),
-            (NoValue::Error(e), None) => format!("nothing to compare with: the value from {from} cannot be read ({e})"),
+            (NoValue::Absent, None) => t!(Checks::NothingFrom, from = from),
+            (NoValue::Error(e), None) => t!(Checks::NothingReadable, from = from, error = e),
         };
         Unavailable { blame, message }
     }

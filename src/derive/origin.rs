@@ -1,6 +1,7 @@
 //! Where a derived value comes from, in words a student reads: the files and inputs
 //! behind the spec variables an expression uses, never the jq.
 
+use crate::lang::{checks::Checks, t};
 use crate::spec::{SourceKind, Spec};
 use std::collections::BTreeSet;
 
@@ -25,9 +26,8 @@ pub fn words(spec: &Spec, deps: &BTreeSet<usize>) -> String {
         }
     }
     match inputs.split_last() {
-        None => "the spec".to_string(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => t!(Checks::FromSpec),
+        Some(_) => crate::lang::list(&inputs),
     }
 }
 
@@ -42,15 +42,15 @@ enum Input {
 fn input(spec: &Spec, g: usize) -> Input {
     let (params, sources) = (spec.params.len(), spec.sources.len());
     if g < params {
-        return Input::Words(format!("the param `{}`", spec.params[g].name));
+        return Input::Words(t!(Checks::FromParam, name = spec.params[g].name));
     }
     if g >= params + sources {
         return Input::Let(g - params - sources);
     }
     Input::Words(match &spec.sources[g - params].kind {
-        SourceKind::Submission { file, .. } => format!("your {file}"),
-        SourceKind::Lab { param, .. } => format!("the lab file `{}`", spec.params[*param].name),
-        SourceKind::EnvoyValidate { file } => format!("Envoy's validation of your {file}"),
-        SourceKind::EnvoyAdmin { bootstrap, .. } => format!("the Envoy running your {bootstrap}"),
+        SourceKind::Submission { file, .. } => t!(Checks::FromYour, file = file),
+        SourceKind::Lab { param, .. } => t!(Checks::FromLabFile, name = spec.params[*param].name),
+        SourceKind::EnvoyValidate { file } => t!(Checks::FromValidation, file = file),
+        SourceKind::EnvoyAdmin { bootstrap, .. } => t!(Checks::FromLive, file = bootstrap),
     })
 }

@@ -3,6 +3,7 @@
 //! Envoy runs (`/config_dump`) and how long it has run (`/server_info`) is the lab's:
 //! the endpoints and statistics an [`Ask`] names.
 
+use crate::lang::{envoy::EnvoyWords, t};
 use super::recording::{Exchange, Recording, FORMAT};
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant, SystemTime};
@@ -125,11 +126,11 @@ fn get(agent: &ureq::Agent, base: &str, path: &str) -> Exchange {
 
 fn describe(e: &ureq::Error) -> String {
     match e {
-        ureq::Error::Timeout(_) => format!("no answer within {}s", TIMEOUT.as_secs()),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => "connection refused: nothing listens there".into(),
-        ureq::Error::Io(io) => format!("connection failed: {io}"),
-        ureq::Error::BodyExceedsLimit(_) => format!("answer larger than {} MiB", MAX_BODY >> 20),
-        other => format!("not an HTTP answer ({other})"),
+        ureq::Error::Timeout(_) => t!(EnvoyWords::NoAnswer, n = TIMEOUT.as_secs()),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => t!(EnvoyWords::Refused),
+        ureq::Error::Io(io) => t!(EnvoyWords::ConnectFailed, error = io),
+        ureq::Error::BodyExceedsLimit(_) => t!(EnvoyWords::TooLarge, n = MAX_BODY >> 20),
+        other => t!(EnvoyWords::NotHttp, error = other),
     }
 }
 
@@ -140,7 +141,7 @@ pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
     let need = |path: &str| -> Result<&Exchange, String> {
         let e = rec.get(path).ok_or_else(|| format!("{} was not asked", shown(path)))?;
         if let Some(err) = &e.error {
-            return Err(format!("{} on {}: {err}", shown(path), rec.admin));
+            return Err(t!(EnvoyWords::AskedOn, path = shown(path), admin = rec.admin, error = err));
         }
         Ok(e)
     };
@@ -157,9 +158,9 @@ pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
         view.insert("stats".into(), Value::Object(stats));
     }
     let dump: Value = serde_json::from_str(&need(CONFIG_DUMP)?.body)
-        .map_err(|_| format!("{CONFIG_DUMP} on {} is not JSON (is this an Envoy admin port?)", rec.admin))?;
+        .map_err(|_| t!(EnvoyWords::NotJson, path = CONFIG_DUMP, admin = rec.admin))?;
     let bootstrap = dump.pointer("/configs/0/bootstrap").cloned().unwrap_or(Value::Null);
-    let node = bootstrap.get("node").cloned().ok_or_else(|| format!("{CONFIG_DUMP} on {} has no .configs[0].bootstrap.node", rec.admin))?;
+    let node = bootstrap.get("node").cloned().ok_or_else(|| t!(EnvoyWords::NoNode, path = CONFIG_DUMP, admin = rec.admin))?;
     view.insert("node".into(), node);
     view.insert("bootstrap".into(), bootstrap);
     let info = rec.get(SERVER_INFO).and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);

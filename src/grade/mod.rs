@@ -2,12 +2,15 @@
 //! (`source`), derive the jq variables (`derive`), decide every check (`check`),
 //! score the steps. Each step's work is done in its own module.
 
+mod progress;
+
 use crate::check::{self, Cx};
 use crate::derive::Env;
 use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -15,11 +18,14 @@ use std::time::{Duration, Instant};
 pub struct Grader<'s> {
     spec: &'s Spec,
     sources: Sources<'s>,
+    /// The steps graded (`--step`); `None` is every step.
+    steps: Option<BTreeSet<u32>>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
-        Grader { spec, sources: Sources::new(spec, params, opts) }
+        let steps = opts.steps.clone();
+        Grader { spec, sources: Sources::new(spec, params, opts), steps }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
@@ -32,14 +38,15 @@ impl<'s> Grader<'s> {
         let start = Instant::now();
         let read = self.sources.read(dir);
         let env = self.derive(&read);
-        let checks = self.check(&env, &read);
+        let mut checks = self.check(&env, &read);
+        let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
+        progress::not_started(&mut checks, &steps);
         let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
-        self.result(dir, checks, live_source, start.elapsed(), read.envoy_time)
+        self.result(dir, checks, steps, live_source, start.elapsed(), read.envoy_time)
     }
 
-    /// The result of grading `dir`, its checks scored by step.
-    fn result(&self, dir: &Path, checks: Vec<CheckResult>, live_source: Option<String>, elapsed: Duration, envoy_time: Duration) -> SubmissionResult {
-        let steps = self.score(&checks);
+    /// The result of grading `dir`: its checks, scored by step.
+    fn result(&self, dir: &Path, checks: Vec<CheckResult>, steps: Vec<StepScore>, live_source: Option<String>, elapsed: Duration, envoy_time: Duration) -> SubmissionResult {
         SubmissionResult {
             lab: self.spec.lab.clone(),
             title: self.spec.title.clone(),
@@ -57,11 +64,12 @@ impl<'s> Grader<'s> {
     /// The result of a submission whose grading failed (`why`, said in every check):
     /// each check is an error, worth nothing, so the class's other results stand.
     pub fn failed(&self, dir: &Path, why: &str, elapsed: Duration) -> SubmissionResult {
-        let message = crate::display::safe_max(&format!("could not check: grading this submission failed ({why}); the other submissions were graded"), 1000);
+        let message = crate::display::safe_max(&crate::lang::t!(crate::lang::run::Run::GradingFailed, why = why), 1000);
         let checks: Vec<CheckResult> = self
             .spec
             .checks
             .iter()
+            .filter(|c| self.graded(c.step))
             .map(|c| CheckResult {
                 id: c.id.clone(),
                 step: c.step,
@@ -75,9 +83,11 @@ impl<'s> Grader<'s> {
                 place: Some(crate::display::safe(&c.file)),
                 hint: None,
                 hidden: c.hidden,
+                file_problem: None,
             })
             .collect();
-        self.result(dir, checks, None, elapsed, Duration::ZERO)
+        let steps = self.score(&checks, |_| Vec::new());
+        self.result(dir, checks, steps, None, elapsed, Duration::ZERO)
     }
 
     /// Every jq variable: the params, then the sources in the spec's order, then the
@@ -101,6 +111,7 @@ impl<'s> Grader<'s> {
         self.spec
             .checks
             .iter()
+            .filter(|c| self.graded(c.step))
             .map(|c| {
                 let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
                 check::run(c, &cx, &diagnosis)
@@ -108,11 +119,17 @@ impl<'s> Grader<'s> {
             .collect()
     }
 
-    /// Each step's score: the points of its checks.
-    fn score(&self, checks: &[CheckResult]) -> Vec<StepScore> {
+    fn graded(&self, step: u32) -> bool {
+        self.steps.as_ref().is_none_or(|s| s.contains(&step))
+    }
+
+    /// Each graded step's score: the points of its checks; and whether it is started.
+    /// `not_started`: a step's files when it is not started (see `progress`).
+    fn score(&self, checks: &[CheckResult], not_started: impl Fn(u32) -> Vec<String>) -> Vec<StepScore> {
         self.spec
             .steps
             .iter()
+            .filter(|(n, _)| self.graded(**n))
             .map(|(n, title)| {
                 let of_step = checks.iter().filter(|c| c.step == *n);
                 StepScore {
@@ -120,6 +137,7 @@ impl<'s> Grader<'s> {
                     title: title.clone(),
                     score: of_step.clone().map(|c| c.points).sum(),
                     max_score: of_step.map(|c| c.max_points).sum(),
+                    not_started: not_started(*n),
                 }
             })
             .collect()

@@ -16,7 +16,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 fn describe(e: serde_json::Error) -> String {
     let text = e.to_string();
     if text.starts_with("recursion limit exceeded") {
-        format!("nested too deeply (line {} column {})", e.line(), e.column())
+        crate::lang::t!(crate::lang::files::Files::TooDeepAt, line = e.line(), column = e.column())
     } else {
         text
     }

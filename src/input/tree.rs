@@ -110,7 +110,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
                 other => other.to_string(),
             };
             if out.contains_key(&key) {
-                return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
+                return Err(de::Error::custom(crate::lang::t!(crate::lang::files::Files::DuplicateKey, key = key)));
             }
             let v = map.next_value_seed(self)?;
             out.insert(key, v);

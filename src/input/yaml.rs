@@ -3,6 +3,7 @@
 
 use super::tree::{Budget, Count, Strict, SPENT};
 use serde::de::{DeserializeOwned, DeserializeSeed};
+use crate::lang::{files::Files, t};
 use serde_json::Value;
 
 /// Deeper flow nesting is refused before parsing: libyaml slows down sharply with it
@@ -35,14 +36,14 @@ pub fn parse_doc(text: &str) -> Result<Value, String> {
             let budget = Budget::new(max_values(text));
             let mut docs = Vec::new();
             for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-                docs.push(Strict(&budget).deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?);
+                docs.push(Strict(&budget).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e)))?);
             }
             let with_content = docs.iter().filter(|d| !d.is_null()).count();
             match (with_content, docs.first()) {
                 (0, _) => Ok(Value::Null),
                 (1, Some(first)) if !first.is_null() => Ok(docs.swap_remove(0)),
-                (1, _) => Err("an empty YAML document comes before its content (the first document is the one read)".into()),
-                (n, _) => Err(format!("it holds {n} YAML documents with content, where one is expected")),
+                (1, _) => Err(t!(Files::EmptyFirst)),
+                (n, _) => Err(t!(Files::Documents, n = n)),
             }
         }
         r => r.map_err(|e| describe_in(text, e)),
@@ -57,7 +58,7 @@ pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     let budget = Budget::new(max_values(text));
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let doc = Strict(&budget).deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?;
+        let doc = Strict(&budget).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e)))?;
         if !doc.is_null() {
             docs.push(doc);
         }
@@ -91,20 +92,19 @@ fn describe_in(text: &str, e: serde_yaml::Error) -> String {
         .and_then(|l| text.lines().nth(l.line().saturating_sub(1)))
         .is_some_and(|line| line.trim_start_matches(' ').starts_with('\t'));
     let said = describe(e);
-    if tabbed { format!("a line is indented with a tab, where YAML needs spaces ({said})") } else { said }
+    if tabbed { t!(Files::Tab, said = said) } else { said }
 }
 
 fn describe(e: serde_yaml::Error) -> String {
     let text = e.to_string();
     if text.contains(SPENT) {
         // Without serde_yaml's path and place: where the budget ran out says nothing useful.
-        let said = text.find("more than").map_or(text.as_str(), |at| &text[at..]);
-        let said = said.split(" at line ").next().unwrap_or(said);
-        format!("it expands to {said} (a YAML alias bomb?); the grader reads at most that many")
+        let n = text.split("more than ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or_default();
+        t!(Files::AliasBomb, n = n)
     } else if text.contains("repetition limit exceeded") {
-        "too many alias expansions (a YAML alias bomb?)".into()
+        t!(Files::AliasRepeats)
     } else if text.contains("recursion limit exceeded") {
-        "nested too deeply".into()
+        t!(Files::TooDeep)
     } else {
         text
     }
@@ -146,7 +146,7 @@ fn precheck(text: &str) -> Result<(), String> {
             b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_FLOW_DEPTH {
-                    return Err(format!("line {line}: brackets nested more than {MAX_FLOW_DEPTH} deep"));
+                    return Err(t!(Files::Brackets, line = line, max = MAX_FLOW_DEPTH));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),

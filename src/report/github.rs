@@ -5,6 +5,7 @@
 //! end a command early or start another.
 
 use super::View;
+use crate::lang::{report::Report, t};
 use crate::result::{CheckResult, Status, SubmissionResult};
 use std::fmt::Write;
 use std::path::Path;
@@ -16,7 +17,7 @@ pub fn render(results: &[SubmissionResult], _student: &View) -> String {
         for c in &r.checks {
             let (command, message) = match c.status {
                 Status::Fail => ("error", line(&c.message)),
-                Status::Error => ("warning", format!("could not be checked: {}", line(&c.message))),
+                Status::Error => ("warning", t!(Report::CouldNotBeChecked, message = line(&c.message))),
                 Status::Pass | Status::Skip => continue,
             };
             let mut props = Vec::new();

@@ -6,6 +6,7 @@
 //! out, in the spec's words, never with a grader's path.
 
 use super::View;
+use crate::lang::{report::Report, t};
 use crate::result::{Status, SubmissionResult};
 use serde_json::{json, Value};
 
@@ -22,7 +23,7 @@ pub fn object(r: &SubmissionResult, view: &View) -> Value {
         }
         let output = match c.status {
             Status::Pass => String::new(),
-            _ => view.details(c).into_iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"),
+            _ => view.detail_lines(c).join("\n"),
         };
         tests.push(json!({
             "name": format!("{}: {}", c.id, c.title),
@@ -46,23 +47,16 @@ pub fn object(r: &SubmissionResult, view: &View) -> Value {
 fn output(r: &SubmissionResult) -> String {
     let graded = |c: &&crate::result::CheckResult| !matches!(c.status, Status::Skip | Status::Error);
     let max: u32 = r.checks.iter().filter(graded).map(|c| c.max_points).sum();
-    let mut out = format!(
-        "Score {}/{max} points: of the checks, {} passed, {} failed.",
-        r.score(),
-        r.count(Status::Pass),
-        r.count(Status::Fail),
-    );
+    let mut out = t!(Report::GradescopeScore, score = r.score(), max = max, pass = r.count(Status::Pass), fail = r.count(Status::Fail));
     let errors: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Error).map(|c| c.id.as_str()).collect();
     if !errors.is_empty() {
-        out.push_str(&format!(
-            "\n{} check(s) could not be checked by the grader, through no fault of your files, and are left out of the score: {}. Your instructor is told.",
-            errors.len(),
-            errors.join(", ")
-        ));
+        out.push('\n');
+        out.push_str(&t!(Report::GradescopeErrors, n = errors.len(), ids = errors.join(", ")));
     }
     let skipped: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Skip).map(|c| c.id.as_str()).collect();
     if !skipped.is_empty() {
-        out.push_str(&format!("\n{} check(s) were not run this time and are left out of the score: {}.", skipped.len(), skipped.join(", ")));
+        out.push('\n');
+        out.push_str(&t!(Report::GradescopeSkipped, n = skipped.len(), ids = skipped.join(", ")));
     }
     out
 }

@@ -54,7 +54,7 @@ fn suite(out: &mut String, r: &SubmissionResult, view: &View) {
             Status::Error => "error",
             Status::Skip => "skipped",
         };
-        let details: Vec<String> = view.details(c).into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let details = view.detail_lines(c);
         let _ = writeln!(
             out,
             "{open}>\n            <{element} message=\"{}\">{}</{element}>\n        </testcase>",

@@ -9,6 +9,7 @@ pub mod step_summary;
 pub mod tap;
 pub mod text;
 
+use crate::lang::{report::Report, t, tr};
 use crate::result::{CheckResult, Status, SubmissionResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -70,6 +71,8 @@ pub struct Options {
     /// `--audience`, when given; otherwise each format's own default.
     pub audience: Option<Audience>,
     pub color: bool,
+    /// `--verbose`: every check of every step, in full.
+    pub verbose: bool,
 }
 
 /// How one format shows results: the options resolved for it.
@@ -77,12 +80,46 @@ pub struct Options {
 pub struct View {
     pub audience: Audience,
     pub color: bool,
+    pub verbose: bool,
+}
+
+/// A labelled line about a check that did not pass. Its key is the same in every
+/// language (TAP's YAML keys); its label is the run's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    Where,
+    Why,
+    Expected,
+    Found,
+    Hint,
+}
+
+impl Detail {
+    pub fn key(self) -> &'static str {
+        match self {
+            Detail::Where => "where",
+            Detail::Why => "why",
+            Detail::Expected => "expected",
+            Detail::Found => "found",
+            Detail::Hint => "hint",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        tr(match self {
+            Detail::Where => Report::Where,
+            Detail::Why => Report::Why,
+            Detail::Expected => Report::Expected,
+            Detail::Found => Report::Found,
+            Detail::Hint => Report::Hint,
+        })
+    }
 }
 
 impl View {
     pub fn of(format: Format, opts: &Options) -> View {
         let audience = if format.student_facing() { Audience::Student } else { opts.audience.unwrap_or(format.default_audience()) };
-        View { audience, color: opts.color && format == Format::Text }
+        View { audience, color: opts.color && format == Format::Text, verbose: opts.verbose }
     }
 
     /// The expected value this view may show for this check.
@@ -95,41 +132,46 @@ impl View {
     }
 
     /// Labelled lines about a check that did not pass, in reading order.
-    pub fn details(&self, c: &CheckResult) -> Vec<(&'static str, String)> {
+    pub fn details(&self, c: &CheckResult) -> Vec<(Detail, String)> {
         let mut out = Vec::new();
         if let Some(p) = &c.place {
-            out.push(("where", p.clone()));
+            out.push((Detail::Where, p.clone()));
         }
-        out.push(("why", c.message.clone()));
+        out.push((Detail::Why, c.message.clone()));
         if c.status == Status::Skip {
             return out;
         }
         // An empty value would print as nothing at all after its label.
-        let shown = |v: &str| if v.is_empty() { "(empty)".to_string() } else { v.to_string() };
+        let shown = |v: &str| if v.is_empty() { tr(Report::Empty).to_string() } else { v.to_string() };
         if let Some(e) = self.expected(c) {
-            out.push(("expected", shown(e)));
+            out.push((Detail::Expected, shown(e)));
         }
         if let Some(f) = &c.found {
-            out.push(("found", shown(f)));
+            out.push((Detail::Found, shown(f)));
         }
         if c.status == Status::Fail
             && let Some(h) = &c.hint {
-                out.push(("hint", h.clone()));
+                out.push((Detail::Hint, h.clone()));
             }
         out
+    }
+
+    /// [`View::details`] as `label: value` lines, for reports people read.
+    pub fn detail_lines(&self, c: &CheckResult) -> Vec<String> {
+        self.details(c).into_iter().map(|(d, v)| crate::lang::labelled(d.label(), &v)).collect()
     }
 }
 
 /// One sentence summing up a submission.
 pub fn summary(r: &SubmissionResult) -> String {
-    format!(
-        "Score {}/{} points: of the checks, {} passed, {} failed, {} could not be checked, {} skipped",
-        r.score(),
-        r.max_score(),
-        r.count(Status::Pass),
-        r.count(Status::Fail),
-        r.count(Status::Error),
-        r.count(Status::Skip)
+    t!(
+        Report::Score,
+        score = r.score(),
+        max = r.max_score(),
+        pass = r.count(Status::Pass),
+        fail = r.count(Status::Fail),
+        error = r.count(Status::Error),
+        skip = r.count(Status::Skip)
     )
 }
 

@@ -4,6 +4,7 @@
 //! becomes markup, a link or a table cell of its own.
 
 use super::View;
+use crate::lang::{report::Report, t, tr};
 use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 use std::io::Write as _;
@@ -20,15 +21,15 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
     for r in results {
         let _ = writeln!(out, "## {}: {}\n", md(&r.lab), md(&r.title));
         if results.len() > 1 {
-            let _ = writeln!(out, "Submission: {}\n", md(&r.submission));
+            let _ = writeln!(out, "{}\n", md(&t!(Report::SummarySubmission, dir = r.submission)));
         }
         let _ = writeln!(out, "**{}**\n", md(&super::summary(r)));
-        out.push_str("| Step | Title | Score |\n| ---: | --- | ---: |\n");
+        let _ = writeln!(out, "| {} | {} | {} |\n| ---: | --- | ---: |", md(tr(Report::SummaryStep)), md(tr(Report::SummaryTitle)), md(tr(Report::SummaryScore)));
         for s in &r.steps {
             let _ = writeln!(out, "| {} | {} | {}/{} |", s.step, md(&s.title), s.score, s.max_score);
         }
         out.push('\n');
-        for (status, head) in [(Status::Fail, "Failing checks"), (Status::Error, "Checks the grader could not evaluate")] {
+        for (status, head) in [(Status::Fail, tr(Report::SummaryFailing)), (Status::Error, tr(Report::SummaryErrors))] {
             let checks: Vec<_> = r.checks.iter().filter(|c| c.status == status).collect();
             if checks.is_empty() {
                 continue;
@@ -36,8 +37,8 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
             let _ = writeln!(out, "### {head}\n");
             for c in checks {
                 let _ = writeln!(out, "- **{}** {}", md(&c.id), md(&c.title));
-                for (k, v) in student.details(c) {
-                    let _ = writeln!(out, "  - {k}: {}", md(&v));
+                for (d, v) in student.details(c) {
+                    let _ = writeln!(out, "  - {}", crate::lang::labelled(&md(d.label()), &md(&v)));
                 }
             }
             out.push('\n');

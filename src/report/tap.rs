@@ -44,7 +44,7 @@ fn points(out: &mut String, r: &SubmissionResult, view: &View, indent: &str) {
                 let _ = writeln!(out, "{indent}  ---");
                 let severity = if c.status == Status::Fail { "fail" } else { "error" };
                 let _ = writeln!(out, "{indent}  severity: {}", scalar(severity));
-                for (k, v) in view.details(c) {
+                for (k, v) in view.details(c).into_iter().map(|(d, v)| (d.key(), v)) {
                     let _ = writeln!(out, "{indent}  {k}: {}", scalar(&v));
                 }
                 let _ = writeln!(out, "{indent}  ...");
@@ -93,6 +93,7 @@ mod tests {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         };
         SubmissionResult {
             lab: "demo".into(),
@@ -109,7 +110,7 @@ mod tests {
     #[test]
     fn no_name_adds_a_directive_a_test_point_or_an_escape() {
         let names = ["fails-but # TODO graded later", "x\\# TODO", "n\nok 3 - fake \u{1b}]0;t\u{7}\u{1b}[2J"];
-        let tap = super::render(&names.map(named), &View::of(Format::Tap, &Options { audience: None, color: false }));
+        let tap = super::render(&names.map(named), &View::of(Format::Tap, &Options { audience: None, color: false, verbose: false }));
         assert!(!tap.contains('\u{1b}') && !tap.contains('\u{7}'), "{tap}");
         // As TAP::Parser reads a test point: a `#` that no `\` escapes starts a directive.
         let point = regex::Regex::new(r"^(?:not )?ok \d+ - (?:[^\\#]|\\.)*$").unwrap();

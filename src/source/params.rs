@@ -25,7 +25,7 @@ impl Params {
         let mut values: Vec<ParamValue> =
             spec.params.iter().map(|p| ParamValue { value: p.default.clone(), explicit: false }).collect();
         if let Some(f) = file {
-            let text = crate::input::file::read_lab(f).map_err(|e| format!("cannot read params file {}: it {e}", shown(f)))?;
+            let text = crate::input::file::read_lab(f).map_err(|e| format!("cannot read the params file: {}", e.said(&shown(f))))?;
             let map: indexmap::IndexMap<String, serde_yaml::Value> =
                 crate::input::yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", shown(f)))?;
             let base = f.parent().unwrap_or(Path::new("."));

@@ -7,6 +7,7 @@
 use super::artifacts::Artifact;
 use super::Sources;
 use crate::slot::{Slot, Unavailable};
+use crate::lang::{run::Run, t};
 use crate::spec::SourceKind;
 use std::collections::HashMap;
 
@@ -23,6 +24,14 @@ pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<
         .collect();
     files.sort();
     files.dedup();
+    // Those the graded steps do not read are not run (--step).
+    let (files, unread): (Vec<&str>, Vec<&str>) = files.into_iter().partition(|f| sources.needs.validate.contains(*f));
+    let mut slots = all_of(sources, artifacts, &files);
+    slots.extend(unread.into_iter().map(|f| (f.to_string(), Err(Unavailable::skip(t!(Run::NotThisStep))))));
+    slots
+}
+
+fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&str]) -> HashMap<String, Slot> {
     if sources.opts.no_envoy || sources.envoy.is_err() || files.len() < 2 {
         // Nothing to wait for in parallel: no Envoy will run, or only once.
         return files.iter().map(|f| (f.to_string(), one(sources, &artifacts[*f]))).collect();

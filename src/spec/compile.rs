@@ -57,6 +57,11 @@ fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecEr
     if file.steps.is_empty() {
         cx.err(Some("steps:"), "", "`steps` must name at least one step".into());
     }
+    for (code, f) in &file.translations {
+        if !matches!(crate::lang::Lang::from_code(code), Some(l) if l != crate::lang::Lang::En) || !is_plain_name(f) {
+            cx.err(Some("translations:"), code, format!("`translations`: `{code}: {f}` must name a language (ko or zh) and a file beside the spec"));
+        }
+    }
     let params = params(&mut cx, &file);
     let sources = sources(&mut cx, &file, &params);
     let envoy = super::envoy::compile(&file, &sources, text, name).unwrap_or_else(|e| {
@@ -76,6 +81,7 @@ fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecEr
             lab: file.lab,
             title: file.title,
             default_submission: file.submission,
+            translations: file.translations,
             steps: file.steps,
             params,
             sources,
@@ -147,6 +153,7 @@ fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, expla
         hidden: c.hidden,
         location: c.location.clone(),
         why: c.why.clone(),
+        found: c.found.clone(),
         file: c.file.clone(),
         format: file_format(file, &c.file),
         kind,

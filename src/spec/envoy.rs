@@ -177,13 +177,69 @@ fn build(paths: &[String]) -> Result<(Program, Vec<ExprId>), Vec<String>> {
     })
 }
 
-/// `text` with each `{name}` replaced by its value.
+/// `text` with each `{name}` replaced by its value (see `lang::fill`).
 pub fn fill(text: &str, values: &[(&str, &str)]) -> String {
-    let mut out = text.to_string();
-    for (name, value) in values {
-        out = out.replace(&format!("{{{name}}}"), value);
+    let values: Vec<(&str, &dyn std::fmt::Display)> = values.iter().map(|(k, v)| (*k, v as &dyn std::fmt::Display)).collect();
+    crate::lang::fill(text, &values)
+}
+
+impl LiveTexts {
+    /// Each text by its name in the spec, to put a translation in its place.
+    pub fn texts_mut(&mut self) -> [(&'static str, &mut String); 14] {
+        [
+            ("start", &mut self.start),
+            ("command", &mut self.command),
+            ("launch_instead", &mut self.launch_instead),
+            ("not_running", &mut self.not_running),
+            ("older", &mut self.older),
+            ("restart", &mut self.restart),
+            ("no_admin", &mut self.no_admin),
+            ("rejected", &mut self.rejected),
+            ("refused", &mut self.refused),
+            ("unreadable", &mut self.unreadable),
+            ("moved_on", &mut self.moved_on),
+            ("probed", &mut self.probed),
+            ("launched", &mut self.launched),
+            ("replayed", &mut self.replayed),
+        ]
     }
-    out
+}
+
+impl ScreenTexts {
+    /// Each text by its name in the spec, to put a translation in its place.
+    pub fn texts_mut(&mut self) -> [(&'static str, &mut String); 9] {
+        [
+            ("refused", &mut self.refused),
+            ("reads_files", &mut self.reads_files),
+            ("listens", &mut self.listens),
+            ("connects", &mut self.connects),
+            ("extension", &mut self.extension),
+            ("changed", &mut self.changed),
+            ("dev_null", &mut self.dev_null),
+            ("closed_port", &mut self.closed_port),
+            ("waits", &mut self.waits),
+        ]
+    }
+}
+
+impl Envoy {
+    /// Every text a student may read, as `(section, name, text)`: `live` and `screen`
+    /// by field, `same_bootstrap` by the English name of each place it compares.
+    pub fn texts_mut(&mut self) -> Vec<(&'static str, String, &mut String)> {
+        let mut out: Vec<(&'static str, String, &mut String)> = Vec::new();
+        if let Some(live) = &mut self.live {
+            out.extend(live.texts_mut().into_iter().map(|(k, t)| ("live", k.to_string(), t)));
+        }
+        if let Some(screen) = &mut self.screen {
+            out.extend(screen.texts_mut().into_iter().map(|(k, t)| ("screen", k.to_string(), t)));
+        }
+        if let Some(same) = &mut self.same {
+            for f in std::iter::once(&mut same.identity).chain(same.fields.iter_mut()) {
+                out.push(("same_bootstrap", f.name.clone(), &mut f.name));
+            }
+        }
+        out
+    }
 }
 
 /// Names the live view gives itself; an endpoint may not take one.

@@ -6,8 +6,10 @@ mod compile;
 pub mod envoy;
 pub mod fields;
 pub mod model;
+pub mod needs;
 pub mod pattern;
 pub mod position;
+pub mod translate;
 
 pub use model::{Format, ParamType};
 
@@ -24,6 +26,8 @@ pub struct Spec {
     pub lab: String,
     pub title: String,
     pub default_submission: Option<String>,
+    /// Language code -> translation file (see `translate.rs`).
+    pub translations: BTreeMap<String, String>,
     pub steps: BTreeMap<u32, String>,
     pub params: Vec<Param>,
     pub sources: Vec<Source>,
@@ -76,6 +80,8 @@ pub struct Check {
     pub location: Option<String>,
     /// Said of a wrong value instead of the kind's generic sentence.
     pub why: Option<String>,
+    /// Said in place of a wrong value that is not the student's text.
+    pub found: Option<String>,
     pub file: String,
     /// How the file reads as data, when it does.
     pub format: Format,

@@ -15,6 +15,10 @@ pub struct SpecFile {
     /// Submission directory used when none is given on the command line.
     #[serde(default)]
     pub submission: Option<String>,
+    /// Language code -> the file, beside the spec, of its texts in that language
+    /// (`spec/translate.rs`).
+    #[serde(default)]
+    pub translations: BTreeMap<String, String>,
     /// Step number -> what the step is about (0 is the set-up artifact).
     pub steps: BTreeMap<u32, String>,
     #[serde(default)]
@@ -171,6 +175,10 @@ pub struct CheckDef {
     /// (in place of the generic "not the expected value").
     #[serde(default)]
     pub why: Option<String>,
+    /// What a wrong value found means, in words, said in place of the value when that is
+    /// not the student's own text (a boolean, a type, a count); `{found}` is the value.
+    #[serde(default)]
+    pub found: Option<String>,
     #[serde(default)]
     pub explain: Vec<ExplainDef>,
     /// The kind's own fields, by name, as written.

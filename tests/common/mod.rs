@@ -151,6 +151,10 @@ impl Grade {
         }
         cmd.args(&self.args).args(&self.dirs);
         cmd.env_remove("NO_COLOR");
+        // English unless a test asks for another language (the locale picks it).
+        for v in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            cmd.env_remove(v);
+        }
         for (k, v) in &self.envs {
             cmd.env(k, v);
         }
@@ -221,6 +225,11 @@ impl Graded {
     /// Ids of checks with this status.
     pub fn with(&self, status: &str) -> Vec<String> {
         self.checks().iter().filter(|c| c["status"] == status).map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    }
+
+    /// The expected values of the failing checks (an instructor's report).
+    pub fn expected_of_failing(&self) -> Vec<String> {
+        self.checks().iter().filter(|c| c["status"] == "fail").filter_map(|c| c["expected"].as_str().map(String::from)).collect()
     }
 
     pub fn failing_steps(&self) -> BTreeSet<u64> {

@@ -2,6 +2,7 @@
 //! as the lab says (`expect`: a derived code, or `nonzero: true`). The file must be one
 //! an `envoy_validate` source of the spec names: sources say what is validated.
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef, RcWant};
 use crate::check::{need, Cx, Verdict};
 use crate::slot::{Blame, Unavailable};
@@ -29,17 +30,21 @@ impl Kind for EnvoyValidate {
         let view = match cx.validation {
             Some(Ok(v)) => v,
             Some(Err(u)) => return Verdict::unavailable(u),
-            None => return Verdict::unavailable(&Unavailable::grader("no validation was run for this file")),
+            None => return Verdict::unavailable(&Unavailable::grader(t!(Checks::NoValidation))),
         };
         let rc = need!(exit_code(view));
         let message = view["message"].as_str().unwrap_or_default();
         let found = Value::String(format!("rc={rc}: {message}"));
-        let why = if rc == 0 { "Envoy accepts this file".to_string() } else { format!("Envoy rejects this file: {message}") };
-        self.want.judge(cx, rc, "Envoy accepts this file, but the lab needs it rejected", why).found(found)
+        let why = if rc == 0 { t!(Checks::EnvoyAccepts) } else { t!(Checks::EnvoyRejects, message = message) };
+        self.want.judge(cx, rc, &t!(Checks::EnvoyMustReject), why).found(found)
     }
 
     fn needs(&self) -> Vec<crate::jq::ExprId> {
         self.want.needs()
+    }
+
+    fn reads_validation(&self) -> bool {
+        true
     }
 
     /// A validation this run does not make (`--no-envoy`) skips the check too.
@@ -55,7 +60,7 @@ impl Kind for EnvoyValidate {
 /// (-1 had been one) would count as Envoy rejecting the file.
 #[allow(clippy::result_large_err)]
 fn exit_code(view: &Value) -> Result<i64, Verdict> {
-    view["rc"].as_i64().ok_or_else(|| Verdict::could_not("the validation gave no exit code"))
+    view["rc"].as_i64().ok_or_else(|| Verdict::could_not(t!(Checks::NoExitCode)))
 }
 
 #[cfg(test)]

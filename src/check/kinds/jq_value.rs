@@ -1,6 +1,7 @@
 //! `jq_value`: the value at a jq `path` of a YAML or JSON artifact equals the value
 //! the grader derived (`expect`), or, written as text, matches a regex (`matches`).
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef, Want};
 use crate::check::{expected_json, need, Cx, JsonUse, Verdict};
 use crate::compare::equal;
@@ -30,23 +31,23 @@ impl Kind for JqValue {
             Err(u) => return Verdict::unavailable(&u),
             Ok(Outcome::Value(v)) => crate::jq::convert::from_jaq(&v),
             // Said without the jq: the place (the spec's `where`, else the path) says where.
-            Ok(Outcome::Empty) => return Verdict::fail("there is no such value in the file").detail(code),
-            Ok(Outcome::Error(e)) => return Verdict::fail(format!("the value cannot be read there: {e}")).detail(code),
+            Ok(Outcome::Empty) => return Verdict::fail(t!(Checks::NoSuchValue)).detail(code),
+            Ok(Outcome::Error(e)) => return Verdict::fail(t!(Checks::CannotRead, error = e)).detail(code),
         };
         let v = match &self.want {
             Want::Equals(id) => {
                 let exp = need!(expected_json(cx, *id, JsonUse::Value));
                 if found.is_null() {
-                    return Verdict::fail("the value is not set").expected(exp).found(found).detail(code);
+                    return Verdict::fail(t!(Checks::NotSet)).expected(exp).found(found).detail(code);
                 }
-                Verdict::judge(equal(&exp, &found), "the value is not the expected one").expected(exp)
+                Verdict::judge(equal(&exp, &found), t!(Checks::NotTheOne)).expected(exp)
             }
             Want::Matches(re) => {
                 let wanted = Value::String(format!("a value matching /{re}/"));
                 if found.is_null() {
-                    return Verdict::fail("the value is not set").expected(wanted).found(found).detail(code);
+                    return Verdict::fail(t!(Checks::NotSet)).expected(wanted).found(found).detail(code);
                 }
-                Verdict::judge(re.is_match(&value_text(&found)), format!("the value is not of the form /{re}/")).expected(wanted)
+                Verdict::judge(re.is_match(&value_text(&found)), t!(Checks::ValueNotOfForm, pattern = re)).expected(wanted)
             }
         };
         v.found(found).detail(code).wrong_value()

@@ -1,6 +1,7 @@
 //! `json_equals`: the artifact (or the part a jq `path` picks) equals the value the
 //! grader derived (`expect`), compared as JSON values (see `compare`).
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
 use crate::check::{expected_json, need, Cx, JsonUse, Verdict};
 use crate::compare::{covered, diff};
@@ -33,7 +34,7 @@ impl Kind for Json {
                 match cx.env.run(p, input, None, None) {
                     Err(u) => return Verdict::unavailable(&u),
                     Ok(Outcome::Value(v)) => (crate::jq::convert::from_jaq(&v), Some(code)),
-                    Ok(Outcome::Empty) => return Verdict::fail(format!("there is nothing at `{code}`")).detail(code),
+                    Ok(Outcome::Empty) => return Verdict::fail(t!(Checks::NothingAt, path = code)).detail(code),
                     Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
                 }
             }

@@ -4,6 +4,7 @@
 use super::{Kind, KindDef, Want};
 use crate::check::{expected_text, need, Cx, Verdict};
 use crate::display::value_text;
+use crate::lang::{checks::Checks, list, t, tr};
 use crate::spec::fields::Fields;
 use serde_json::Value;
 
@@ -30,7 +31,8 @@ impl Kind for KvLine {
             [one] => *one,
             [first, ..] => {
                 let numbers: Vec<usize> = lines.iter().map(|e| e.line).collect();
-                return Verdict::fail(format!("`{key}` is set more than once (lines {}); keep one line", listed(&numbers)))
+                let numbers: Vec<String> = numbers.iter().map(usize::to_string).collect();
+                return Verdict::fail(t!(Checks::SetTwice, key = key, lines = list(&numbers)))
                     .line(first.line)
                     .detail(key);
             }
@@ -40,11 +42,11 @@ impl Kind for KvLine {
             Want::Equals(id) => {
                 let exp = need!(expected_text(cx, *id));
                 let want = value_text(&exp);
-                let mut v = Verdict::judge(want == entry.value, format!("`{key}` is not the expected value"));
-                v.slip = slip(&entry.value, &want).map(str::to_string);
+                let mut v = Verdict::judge(want == entry.value, t!(Checks::NotExpected, key = key));
+                v.slip = comment(&entry.value).or_else(|| slip(&entry.value, &want).map(|s| tr(s).to_string()));
                 v.expected(exp)
             }
-            Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), format!("`{key}` is not of the form /{re}/"))
+            Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), t!(Checks::NotOfForm, key = key, pattern = re))
                 .expected(Value::String(format!("a value matching /{re}/"))),
         };
         v.found(found).line(entry.line).detail(key).wrong_value()
@@ -59,33 +61,34 @@ impl Kind for KvLine {
     }
 }
 
-/// No `key=` line: point at one that sets the key another way, if there is one.
+/// No `key=` line: point at one that sets the key another way, or a key spelled nearly
+/// so, if there is one.
 fn missing(cx: &Cx, key: &str) -> Verdict {
     let near = cx.artifact.text().ok().and_then(|t| crate::input::kv::near_miss(t, key));
-    match near {
-        Some((line, text)) => {
-            let shown: String = text.chars().take(60).collect();
-            let cut = if shown.len() < text.len() { "..." } else { "" };
-            Verdict::fail(format!("there is no `{key}=` line; line {line} reads `{shown}{cut}`: write `{key}=` and the value at the start of a line"))
-                .line(line)
-                .detail(key)
-        }
-        None => Verdict::fail(format!("there is no `{key}=` line")).detail(key),
+    if let Some((line, text)) = near {
+        let shown: String = text.chars().take(60).collect();
+        let cut = if shown.len() < text.len() { "..." } else { "" };
+        let text = format!("{shown}{cut}");
+        return Verdict::fail(t!(Checks::OtherForm, key = key, line = line, text = text)).line(line).detail(key);
+    }
+    let spelled = cx.artifact.kv().ok().and_then(|kv| crate::input::kv::misspelled(kv, key));
+    match spelled {
+        Some((line, near)) => Verdict::fail(t!(Checks::Misspelled, key = key, line = line, near = near)).line(line).detail(key),
+        None => Verdict::fail(t!(Checks::NoLine, key = key)).detail(key),
     }
 }
 
-/// `1 and 5`, `1, 5, 6 and 7`.
-fn listed(numbers: &[usize]) -> String {
-    let all: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    match all.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => all.join(""),
-    }
+/// A value followed by what reads as a comment (`sidecar   # the 2nd arg`): the
+/// comment is part of the value. Said of the student's own text, whatever the value.
+fn comment(found: &str) -> Option<String> {
+    let at = found.char_indices().find(|(i, c)| *c == '#' && *i > 0 && found[..*i].ends_with(char::is_whitespace)).map(|(i, _)| i)?;
+    let comment = crate::display::safe_max(&found[at..], 40);
+    Some(t!(Checks::Comment, comment = comment))
 }
 
 /// What alone makes `found` differ from `want`, when it is a common slip: naming it
 /// tells the student nothing of the value they did not already write.
-fn slip(found: &str, want: &str) -> Option<&'static str> {
+fn slip(found: &str, want: &str) -> Option<Checks> {
     let unquoted = [('"', '"'), ('\'', '\''), ('`', '`')]
         .iter()
         .find_map(|(a, b)| found.strip_prefix(*a).and_then(|f| f.strip_suffix(*b)));
@@ -93,13 +96,13 @@ fn slip(found: &str, want: &str) -> Option<&'static str> {
     if found == want {
         None
     } else if unquoted == Some(want) {
-        Some("the value is in quotes; write it without them")
+        Some(Checks::Quoted)
     } else if found.trim_end_matches('/') == want.trim_end_matches('/') {
-        Some("the value differs only in a trailing /; write it as the file it comes from does")
+        Some(Checks::TrailingSlash)
     } else if spaceless(found) == spaceless(want) {
-        Some("the value differs only in spaces; write it as the file it comes from does, character for character")
+        Some(Checks::Spaces)
     } else if found.eq_ignore_ascii_case(want) {
-        Some("the value differs only in upper and lower case; write it as the file it comes from does")
+        Some(Checks::Case)
     } else {
         None
     }
@@ -107,22 +110,23 @@ fn slip(found: &str, want: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{listed, slip};
-
-    #[test]
-    fn lines_are_listed_as_in_a_sentence() {
-        assert_eq!(listed(&[1, 5]), "1 and 5");
-        assert_eq!(listed(&[1, 5, 6, 7]), "1, 5, 6 and 7");
-        assert_eq!(listed(&[3]), "3");
-    }
+    use super::{comment, slip};
+    use crate::lang::checks::Checks;
 
     #[test]
     fn common_slips_are_named() {
-        assert!(slip("\"sidecar\"", "sidecar").unwrap().contains("quotes"));
-        assert!(slip("/var/run/secrets/tokens/", "/var/run/secrets/tokens").unwrap().contains("trailing /"));
-        assert!(slip("fieldRef: metadata.namespace", "fieldRef:metadata.namespace").unwrap().contains("spaces"));
-        assert!(slip("Sidecar", "sidecar").unwrap().contains("case"));
+        assert_eq!(slip("\"sidecar\"", "sidecar"), Some(Checks::Quoted));
+        assert_eq!(slip("/var/run/secrets/tokens/", "/var/run/secrets/tokens"), Some(Checks::TrailingSlash));
+        assert_eq!(slip("fieldRef: metadata.namespace", "fieldRef:metadata.namespace"), Some(Checks::Spaces));
+        assert_eq!(slip("Sidecar", "sidecar"), Some(Checks::Case));
         assert_eq!(slip("router", "sidecar"), None);
         assert_eq!(slip("sidecar", "sidecar"), None);
+    }
+
+    #[test]
+    fn a_comment_after_a_value_is_named() {
+        assert!(comment("sidecar   # the 2nd arg").unwrap().contains("`# the 2nd arg`, is part of the value"));
+        assert_eq!(comment("a#b"), None, "a # inside a value");
+        assert_eq!(comment("sidecar"), None);
     }
 }

@@ -1,5 +1,6 @@
 //! `line_count`: how many lines match a regex (`matches`), within `min` and `max`.
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
 use crate::check::{need, Cx, Verdict};
 use crate::spec::fields::Fields;
@@ -34,16 +35,18 @@ impl Kind for LineCount {
         let text = need!(cx.artifact.text().map_err(Verdict::fail));
         let n = self.matching(text).count() as u64;
         let (min, max, pattern) = (self.min, self.max, &self.pattern);
-        let range = match (min, max) {
-            (Some(a), Some(b)) => format!("between {a} and {b}"),
-            (Some(a), None) => format!("at least {a}"),
-            (None, Some(b)) => format!("at most {b}"),
-            (None, None) => "any number of".into(),
+        // The expected value, an instructor's, is notation the same in every language.
+        let (said, expected) = match (min, max) {
+            (Some(a), Some(b)) => (t!(Checks::LinesBetween, pattern = pattern, n = n, min = a, max = b), format!("between {a} and {b} lines matching /{pattern}/")),
+            (None, Some(b)) => (t!(Checks::LinesAtMost, pattern = pattern, n = n, max = b), format!("at most {b} lines matching /{pattern}/")),
+            (a, None) => {
+                let a = a.unwrap_or(0);
+                (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), format!("at least {a} lines matching /{pattern}/"))
+            }
         };
         let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);
-        let lines = if n == 1 { "1 line matches".to_string() } else { format!("{n} lines match") };
-        Verdict::judge(ok, format!("{lines} /{pattern}/; {range} are needed"))
-            .expected(Value::String(format!("{range} lines matching /{pattern}/")))
+        Verdict::judge(ok, said)
+            .expected(Value::String(expected))
             .found(Value::from(n))
             .wrong_value()
     }

@@ -24,6 +24,11 @@ pub trait Kind: Send + Sync {
         Vec::new()
     }
 
+    /// Whether the verdict reads Envoy's validation of the check's file.
+    fn reads_validation(&self) -> bool {
+        false
+    }
+
     /// Why the check is not graded, if it is not: decided before the file is looked at.
     /// A run's skip leaves every submission of the run scored out of the same maximum; a
     /// value not graded for a mistake another check charges (`Blame::Elsewhere`) lowers

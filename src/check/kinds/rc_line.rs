@@ -1,6 +1,7 @@
 //! `rc_line`: the last line is `rc=N`, with N as the grader derived it (`expect`), or
 //! non-zero (`nonzero: true`).
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef, RcWant};
 use crate::check::{need, Cx, Verdict};
 use crate::spec::fields::Fields;
@@ -25,14 +26,14 @@ impl Kind for RcLine {
             .filter(|(_, l)| !l.is_empty())
             .last()
         else {
-            return Verdict::fail("the file has no lines");
+            return Verdict::fail(t!(Checks::NoLines));
         };
         let found = Value::String(last.to_string());
         let Some(rc) = parse_rc(last) else {
-            return Verdict::fail("the last line is not `rc=` followed by the exit code").found(found).line(line_no);
+            return Verdict::fail(t!(Checks::LastLineNotRc)).found(found).line(line_no);
         };
-        let why = format!("rc={rc} is not the exit code the command gives");
-        self.want.judge(cx, rc, "the exit code is 0, but this command is meant to fail", why).found(found).line(line_no)
+        let why = t!(Checks::RcNotCode, rc = rc);
+        self.want.judge(cx, rc, &t!(Checks::RcZero), why).found(found).line(line_no)
     }
 
     fn needs(&self) -> Vec<crate::jq::ExprId> {

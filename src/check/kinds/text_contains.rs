@@ -1,6 +1,7 @@
 //! `text_contains`: the artifact's text holds the string the grader derived (`expect`),
 //! line endings normalised first.
 
+use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
 use crate::check::{expected_text, need, Cx, Verdict};
 use crate::display::value_text;
@@ -24,7 +25,7 @@ impl Kind for TextContains {
         let exp = need!(expected_text(cx, self.expect));
         let needle = value_text(&exp);
         let line = text.find(&needle).map(|at| text[..at].matches('\n').count() + 1);
-        let mut v = Verdict::judge(line.is_some(), "the expected text is not in the file").expected(exp).wrong_value();
+        let mut v = Verdict::judge(line.is_some(), t!(Checks::TextAbsent)).expected(exp).wrong_value();
         v.slip = only_exit_code(&text);
         match line {
             Some(l) => v.line(l),
@@ -52,7 +53,7 @@ pub(super) fn normalised(cx: &Cx) -> Result<String, Verdict> {
 pub(super) fn only_exit_code(text: &str) -> Option<String> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
     let only_rc = lines.peek().is_some() && lines.all(|l| super::rc_line::parse_rc(l).is_some());
-    only_rc.then(|| "the file holds only the exit code, not what the command printed (its errors go to stderr: 2>&1 keeps them)".to_string())
+    only_rc.then(|| t!(Checks::OnlyExitCode))
 }
 
 #[cfg(test)]

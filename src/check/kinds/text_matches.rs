@@ -1,6 +1,7 @@
 //! `text_matches`: some part of the artifact's text matches a regex, given (`matches`)
 //! or derived (`expect`, say from Envoy's own message), line endings normalised first.
 
+use crate::lang::{checks::Checks, t};
 use super::text_contains::{normalised, only_exit_code};
 use super::{Kind, KindDef, Want};
 use crate::check::{expected_text, need, Cx, Verdict};
@@ -29,13 +30,13 @@ impl Kind for TextMatches {
                 let exp = need!(expected_text(cx, *id));
                 derived = match Pattern::new(&value_text(&exp), true) {
                     Ok(p) => p,
-                    Err(e) => return Verdict::could_not(format_args!("the derived pattern is not a regex: {e}")),
+                    Err(e) => return Verdict::could_not(t!(Checks::PatternNotRegex, error = e)),
                 };
                 &derived
             }
         };
         let line = pattern.find(&text).map(|at| text[..at].matches('\n').count() + 1);
-        let mut v = Verdict::judge(line.is_some(), "no part of the file has the expected form")
+        let mut v = Verdict::judge(line.is_some(), t!(Checks::NoPartHasForm))
             .expected(Value::String(format!("text matching /{pattern}/")))
             .wrong_value();
         v.slip = only_exit_code(&text);

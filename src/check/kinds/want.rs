@@ -1,6 +1,7 @@
 //! What several kinds want of a value, as their fields say it: `expect` (a derived
 //! value) or `matches` (a regex); and of an exit code: `expect` or `nonzero: true`.
 
+use crate::lang::{checks::Checks, t};
 use crate::check::{expected_text, need, Cx, Verdict};
 use crate::display::value_text;
 use crate::jq::ExprId;
@@ -67,7 +68,7 @@ impl RcWant {
             RcWant::Equals(id) => {
                 let exp = need!(expected_text(cx, *id));
                 let Some(want) = exit_code(&exp) else {
-                    return Verdict::could_not(format_args!("the expected exit code is not an integer: {}", value_text(&exp)));
+                    return Verdict::could_not(t!(Checks::RcNotInteger, value = value_text(&exp)));
                 };
                 Verdict::judge(want == rc, differs).expected(Value::String(format!("rc={want}"))).wrong_value()
             }

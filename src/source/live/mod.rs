@@ -10,6 +10,7 @@
 mod advice;
 mod same_bootstrap;
 
+use crate::lang::{envoy::EnvoyWords, t};
 use super::artifacts::Artifact;
 use super::Sources;
 use crate::envoy::admin::{self, Ask};
@@ -61,17 +62,17 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
     let cx = Cx { sources, envoy, texts: envoy.live.as_ref()?, artifact: &artifacts[bootstrap], validation: validations.get(bootstrap) };
     // A recording needs no Envoy: --no-envoy --replay FILE re-grades without one.
     if sources.opts.no_envoy && !matches!(sources.opts.live, Live::Replay(_)) {
-        let got = skipped("Envoy is not run nor probed (--no-envoy)");
+        let got = skipped(t!(EnvoyWords::NoEnvoyFlag));
         return Some(Acquired { slot: got.slot, described: got.described });
     }
     let acquired = match &sources.opts.live {
-        Live::Off => skipped("live checks are off (--no-live)"),
+        Live::Off => skipped(t!(EnvoyWords::NoLiveFlag)),
         Live::Replay(file) => cx.replayed(file),
         Live::Probe => cx.probed(admin_param, dir),
         Live::Launch => cx.launched(None),
     };
     if let Some(path) = &sources.opts.save_probe {
-        let saved = acquired.recording.as_ref().map_or_else(|| Err(format!("nothing was probed, so {} was not written", crate::display::path(path))), |r| r.save(path));
+        let saved = acquired.recording.as_ref().map_or_else(|| Err(t!(EnvoyWords::NothingSaved, path = crate::display::path(path))), |r| r.save(path));
         if let Err(e) = saved {
             eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
@@ -86,8 +87,15 @@ struct Got {
     recording: Option<Recording>,
 }
 
-fn skipped(why: &str) -> Got {
-    Got { slot: Err(Unavailable::skip(why)), described: "none (live checks skipped)".into(), recording: None }
+fn skipped(why: String) -> Got {
+    Got { slot: Err(Unavailable::skip(why)), described: t!(EnvoyWords::Skipped), recording: None }
+}
+
+/// No live values, and why in a few words (the live checks say it in full): the first
+/// clause of the reason.
+fn none(u: Unavailable, lead: EnvoyWords) -> Got {
+    let why = crate::lang::first_clause(&u.message).trim_end_matches('.').to_string();
+    Got { described: crate::lang::fill(crate::lang::tr(lead), &[("why", &why)]), slot: Err(u), recording: None }
 }
 
 impl Cx<'_> {
@@ -98,7 +106,7 @@ impl Cx<'_> {
     fn replayed(&self, file: &Path) -> Got {
         let rec = match Recording::load(file) {
             Ok(r) => r,
-            Err(e) => return Got { slot: Err(Unavailable::grader(e)), described: "a recording that could not be read".into(), recording: None },
+            Err(e) => return Got { slot: Err(Unavailable::grader(e)), described: t!(EnvoyWords::BadRecording), recording: None },
         };
         let described = fill(&self.texts.replayed, &[("recording", &crate::display::path(file)), ("mode", &rec.mode), ("admin", &rec.admin)]);
         let view = admin::view(&rec, &self.ask()).map_err(Unavailable::grader);
@@ -112,7 +120,7 @@ impl Cx<'_> {
     fn probed(&self, admin_param: usize, dir: &Path) -> Got {
         let data = match self.runnable() {
             Ok(d) => d,
-            Err(u) => return Got { slot: Err(u), described: "none".into(), recording: None },
+            Err(u) => return none(u, EnvoyWords::NotProbed),
         };
         let rec = self.probe(admin_param, data);
         let url = rec.admin.clone();
@@ -147,7 +155,7 @@ impl Cx<'_> {
     /// student's own Envoy led here, said after where the values came from.
     fn launched(&self, why: Option<String>) -> Got {
         let name = &self.artifact.name;
-        let failed = |u: Unavailable| Got { slot: Err(u), described: "none".into(), recording: None };
+        let failed = |u: Unavailable| none(u, EnvoyWords::NotLaunched);
         let data = match self.runnable() {
             Ok(d) => d.clone(),
             Err(u) => return failed(u),
@@ -170,10 +178,10 @@ impl Cx<'_> {
         let mut described = fill(&self.texts.launched, &[("file", name), ("admin", &rec.admin)]);
         let changes = super::screened::changes(self.sources.spec, &data, crate::envoy::offline::LAUNCH_WAIT);
         if !changes.is_empty() {
-            described = format!("{described}; {changes}");
+            described = crate::lang::clauses(&described, &changes);
         }
         if let Some(why) = why {
-            described = format!("{described}. {why}");
+            described = crate::lang::sentences(&described, &why);
         }
         let slot = match rejected {
             Some(why) => Err(Unavailable::student(why)),
@@ -227,7 +235,7 @@ impl Cx<'_> {
     /// bootstrap without `initial_fetch_timeout` turns Ready, which this lab's never does).
     fn same_bootstrap(&self, view: &Value) -> Result<(), Unavailable> {
         let Some(same) = &self.envoy.same else { return Ok(()) };
-        let data = self.artifact.data().map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
+        let data = self.artifact.data().map_err(|e| Unavailable::student(t!(EnvoyWords::CannotMatch, problem = e)))?;
         let admin = view["admin"].as_str().unwrap_or_default();
         let name = &self.artifact.name;
         let spec_error = |e: String| Unavailable::grader(format!("the spec's envoy.same_bootstrap does not compile: {e}"));
