@@ -131,7 +131,7 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
             assert_eq!(check["max_points"], 0, "{id}");
         }
         let m = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap()["message"].as_str().unwrap().to_string();
-        assert!(m.starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): Envoy rejects it: "), "{m}");
+        assert!(m.starts_with("not graded: Envoy rejects your bootstrap.yaml, so no Envoy can run it (see bootstrap.validates): "), "{m}");
         assert!(m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
         // Neither step 6 nor step 8 is charged for it (boot-typo.yaml, left as it was,
         // differs from this bootstrap.yaml: step 5's).
@@ -265,7 +265,8 @@ fn launch_mode_never_runs_a_refused_bootstrap() {
     let g: serde_json::Value = serde_json::from_slice(&out_.stdout).unwrap();
     let node_live = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap();
     assert_eq!(node_live["status"], "skip");
-    assert!(node_live["message"].as_str().unwrap().starts_with("not graded: no Envoy can run your bootstrap.yaml (see bootstrap.validates): "), "{node_live}");
+    assert!(node_live["message"].as_str().unwrap().starts_with("not graded: bootstrap.yaml was not given to Envoy"), "{node_live}");
+    assert!(node_live["message"].as_str().unwrap().ends_with("; so no Envoy can run it (see bootstrap.validates)"), "{node_live}");
     assert!(node_live["message"].as_str().unwrap().contains("`.static_resources.listeners` would have Envoy open ports"), "{node_live}");
     // Envoy never saw bootstrap.yaml: the only start is the validation of boot-typo.yaml.
     let starts = wrapper.starts();

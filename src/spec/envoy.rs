@@ -93,7 +93,7 @@ pub struct LiveTexts {
     pub no_admin: String,
     /// `{file}`, `{said}` (Envoy's words).
     pub rejected: String,
-    /// `{file}`, `{said}` (the safety screen's `refused`).
+    /// `{file}`, `{said}` (the safety screen's `refused`, or why Envoy gave no verdict).
     pub refused: String,
     /// `{file}`, `{said}` (why it cannot be read).
     pub unreadable: String,

@@ -205,7 +205,7 @@ impl Cx<'_> {
                 return Err(not_graded(&self.texts.rejected, v["message"].as_str().unwrap_or_default()));
             }
             // Envoy gave no verdict because of the file (it ran out of memory on it).
-            Some(Err(u)) if u.blame == Blame::Student => return Err(not_graded(&self.texts.rejected, &u.message)),
+            Some(Err(u)) if u.blame == Blame::Student => return Err(not_graded(&self.texts.refused, &u.message)),
             _ => {}
         }
         if admin_port(data).is_none() {
