@@ -33,9 +33,10 @@ fn fail(message: impl std::fmt::Display) -> u8 {
 fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     match &source.spec {
         None => Ok((DEFAULT_SPEC.to_string(), DEFAULT_SPEC_NAME.to_string())),
-        Some(p) => std::fs::read_to_string(p)
+        // Read as a lab file is: capped, a regular file only (never a FIFO).
+        Some(p) => crate::input::file::read_lab(p)
             .map(|t| (t, shown(p)))
-            .map_err(|e| format!("cannot read spec {}: {e}", shown(p))),
+            .map_err(|e| format!("cannot read the spec: {}", e.said(&shown(p)))),
     }
 }
 

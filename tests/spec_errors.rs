@@ -174,3 +174,21 @@ fn an_envoy_validate_check_needs_its_source() {
     assert!(e[0].contains("the spec runs Envoy, so it needs an `envoy:` section"), "{e:?}");
     assert_eq!(e[1], "bad.yaml:9:5: check `a`: no source validates b.yaml: add one such as `validate: {envoy_validate: b.yaml}` to `sources`");
 }
+
+/// A spec is read as a lab file is: a FIFO given as the spec is refused at once, never
+/// opened (which would wait for a writer), and so is a file over the size cap.
+#[test]
+fn a_spec_that_is_no_regular_file_or_too_large_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("spec.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = Command::cargo_bin("labcheck").unwrap().args(["spec", "--spec"]).arg(&fifo).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a named pipe, not a regular file"), "{}", String::from_utf8_lossy(&out.stderr));
+    let big = dir.path().join("big.yaml");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(64 << 20).unwrap();
+    let out = Command::cargo_bin("labcheck").unwrap().args(["spec", "--spec"]).arg(&big).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the spec"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -61,7 +61,8 @@ pub fn read(spec: &Spec, lang: Lang, dir: Option<&Path>) -> Result<Option<Transl
     let error = |message: String| SpecError { file: name.clone(), pos: None, message };
     let text = match dir {
         None => BUILTIN.iter().find(|(n, _)| n == name).map(|(_, t)| t.to_string()).ok_or_else(|| error("not built in".into()))?,
-        Some(dir) => std::fs::read_to_string(dir.join(name)).map_err(|e| error(format!("cannot read the {} translation: {e}", lang.code())))?,
+        Some(dir) => crate::input::file::read_lab(&dir.join(name))
+            .map_err(|e| error(format!("cannot read the {} translation: {}", lang.code(), e.said(name))))?,
     };
     serde_yaml::from_str(&text).map(Some).map_err(|e| SpecError {
         file: name.clone(),
