@@ -167,7 +167,7 @@ fn a_bootstrap_mistake_costs_step_4_both_ways() {
     ];
     for (name, change) in variants {
         let (probed, _) = both_ways(&lab('a'), change);
-        assert_eq!(probed.failing_steps(), steps(&[4]), "{name}");
+        assert_eq!(probed.failing_steps(), steps(&[4]), "{name}: {:?}", probed.checks().iter().filter(|c| c["status"] == "fail").map(|c| format!("{}: {}", c["id"], c["message"])).collect::<Vec<_>>());
     }
 }
 
