@@ -164,6 +164,19 @@ fn a_bootstrap_mistake_costs_step_4_both_ways() {
         ("no HTTP/2", |b| {
             cluster(b).as_object_mut().unwrap().remove("typed_extension_protocol_options");
         }),
+        ("HTTP/1.1 options instead", |b| {
+            let options = &mut cluster(b)["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]["explicit_http_config"];
+            *options = json!({"http_protocol_options": {}});
+        }),
+        ("a 30 s initial_fetch_timeout", |b| b["dynamic_resources"]["lds_config"]["initial_fetch_timeout"] = json!("30s")),
+        ("LOGICAL_DNS", |b| cluster(b)["type"] = json!("LOGICAL_DNS")),
+        ("the loopback as the Pod IP", |b| {
+            let id = b["node"]["id"].as_str().unwrap().split('~').enumerate().map(|(i, f)| if i == 1 { "127.0.0.1" } else { f }).collect::<Vec<_>>().join("~");
+            b["node"]["id"] = json!(id);
+        }),
+        ("MESH_ID left out of node.metadata", |b| {
+            b["node"]["metadata"].as_object_mut().unwrap().remove("MESH_ID");
+        }),
     ];
     for (name, change) in variants {
         let (probed, _) = both_ways(&lab('a'), change);

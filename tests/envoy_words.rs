@@ -89,3 +89,30 @@ fn a_negative_timeout_is_said_without_its_dump() {
     let c = broken("connect_timeout: 1s", "connect_timeout: -1s");
     assert_said_well(&c, "Invalid duration: Expected positive duration", true);
 }
+
+#[test]
+fn boot_typo_rejected_first_for_the_bootstraps_own_mistake_costs_step_5_nothing() {
+    // boot-typo.yaml copies the bootstrap's mistake, and Envoy stops at it before the
+    // ADS name: 05-typo.txt, Envoy's own words, cannot show the wrong name. Step 4
+    // charges the mistake; typo_txt.names_cluster is not graded, and says why.
+    let c = broken("api_type: GRPC", "api_type: REST");
+    assert!(!c.read("05-typo.txt").contains("'istiod-xds'"), "{}", c.read("05-typo.txt"));
+    for g in [c.grade().launch().run(), c.grade().param(&format!("admin_port={}", free_port())).run()] {
+        assert_eq!(g.status("typo_txt.names_cluster"), "skip", "{}", g.message("typo_txt.names_cluster"));
+        assert_eq!(
+            g.message("typo_txt.names_cluster"),
+            "not graded: Envoy's own validation of your boot-typo.yaml does not name the wrong cluster (see typo.rejected), so 05-typo.txt cannot show it"
+        );
+        for id in ["typo.rejected", "typo_txt.rejection", "typo_txt.rc"] {
+            assert_eq!(g.status(id), "pass", "{id}: {}", g.message(id));
+        }
+        assert_eq!(g.failing_steps(), [4].into(), "{:?}", g.with("fail"));
+    }
+    // Where Envoy's rejection does name it, 05-typo.txt must show it.
+    let c = Copy::sample();
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    let without = c.read("05-typo.txt").replace("'istiod-xds'", "istiod-xds");
+    c.write("05-typo.txt", &without);
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.status("typo_txt.names_cluster"), "fail", "{}", g.message("typo_txt.names_cluster"));
+}

@@ -144,6 +144,32 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
 }
 
 #[test]
+fn a_bootstrap_without_an_admin_address_costs_step_4_alone_in_either_mode() {
+    // Envoy accepts it, but no Envoy running it can be asked anything: the admin port's
+    // check charges it, and the live checks are not graded, probed or launched alike.
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let mut boot: serde_json::Value = serde_yaml::from_str(&c.read(f)).unwrap();
+        boot.as_object_mut().unwrap().remove("admin");
+        c.write(f, serde_yaml::to_string(&boot).unwrap());
+    }
+    let (probed, launched) = (c.grade().param(&format!("admin_port={}", free_port())).run(), c.grade().launch().run());
+    assert_same(&probed, &launched);
+    // The reference's maximum without the live checks (which --no-live leaves out).
+    let without_live = Grade::sample().arg("--no-live").run().report()["max_score"].clone();
+    for g in [&probed, &launched] {
+        assert_eq!(g.failing_steps(), [4].into(), "{:?}", g.with("fail"));
+        assert_eq!(g.with("fail"), ["bootstrap.admin_port".to_string()].to_vec());
+        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+            assert_eq!(g.status(id), "skip", "{id}");
+            assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy no admin address, so no Envoy running it can be asked anything (see bootstrap.admin_port).");
+        }
+        assert_eq!(g.report()["max_score"], without_live, "the live checks' points are not in this submission's maximum");
+        assert_eq!(g.code, Some(1));
+    }
+}
+
+#[test]
 fn nothing_listening_tells_how_to_start_envoy() {
     // The lab's admin port, which the bootstrap sets, with nothing there.
     let port = free_port();
