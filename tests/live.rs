@@ -170,6 +170,23 @@ fn a_bootstrap_without_an_admin_address_costs_step_4_alone_in_either_mode() {
 }
 
 #[test]
+fn a_bootstrap_that_does_not_parse_leaves_the_live_checks_ungraded_in_either_mode() {
+    // No check passes on a value the grader could not read, and none is charged twice.
+    let c = Copy::sample();
+    c.write("bootstrap.yaml", "admin: [unclosed\n");
+    let (probed, launched) = (c.grade().param(&format!("admin_port={}", free_port())).run(), c.grade().launch().run());
+    assert_same(&probed, &launched);
+    for g in [&probed, &launched] {
+        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+            assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
+            let m = g.message(id);
+            assert!(m.starts_with("not graded: ") && m.ends_with(", so no Envoy can run it (see bootstrap.exists)"), "{id}: {m}");
+        }
+        assert!(g.with("pass").iter().all(|id| !id.ends_with("_live") && id != "node.live"), "{:?}", g.with("pass"));
+    }
+}
+
+#[test]
 fn nothing_listening_tells_how_to_start_envoy() {
     // The lab's admin port, which the bootstrap sets, with nothing there.
     let port = free_port();
