@@ -115,6 +115,16 @@ fn allowed_variants_get_full_marks_both_ways() {
             }
             cluster(b)["connect_timeout"] = json!({"seconds": 1, "nanos": 0});
         }),
+        ("a Duration with no fields, and one as text with decimals", |b| {
+            b["dynamic_resources"]["lds_config"]["initial_fetch_timeout"] = json!({});
+            b["dynamic_resources"]["cds_config"]["initial_fetch_timeout"] = json!("0.000s");
+        }),
+        ("ADS names the node on its first message only, on an extra static cluster", |b| {
+            b["dynamic_resources"]["ads_config"]["set_node_on_first_message_only"] = json!(true);
+            let extra = json!({"name": "prometheus_stats", "type": "STATIC", "connect_timeout": "0.250s", "load_assignment": {"cluster_name": "prometheus_stats",
+                "endpoints": [{"lb_endpoints": [{"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 15000}}}}]}]}});
+            b["static_resources"]["clusters"].as_array_mut().unwrap().push(extra);
+        }),
         ("metadata of other types", |b| {
             let m = b["node"]["metadata"].as_object_mut().unwrap();
             for (k, v) in [("REPLICAS", json!(3)), ("CANARY", json!(true)), ("TAGS", json!(["a", "b"])), ("LIMITS", json!({"cpu": 500})), ("RATIO", json!(1.5)), ("NOTE", Value::Null)] {
