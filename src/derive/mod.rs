@@ -92,12 +92,16 @@ impl<'s> Env<'s> {
     pub fn derive_lets(&mut self) {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
-            let value = self.eval_jaq(l.expr, Val::Null, None, None).map_err(|mut u| {
+            // A value it reads that is missing keeps its own blame: a let's `blame` is
+            // who answers for the let's own missing value.
+            let inherited = self.spec.program.deps(l.expr).iter().any(|d| self.missing[*d].as_ref().is_some_and(|u| !(l.skipped_as_null && u.blame == Blame::Skip)));
+            let value = self.eval_let(l).map_err(|mut u| {
                 if u.message.starts_with(NO_VALUE)
                     && let Some(m) = &l.missing {
                         u.message = m.clone();
                     }
                 if let Some(b) = l.blame
+                    && !inherited
                     && u.blame != Blame::Skip {
                         u.blame = match b {
                             BlameDef::Submission => Blame::Student,
@@ -112,6 +116,19 @@ impl<'s> Env<'s> {
 
     fn uses_submission(&self, id: ExprId) -> bool {
         self.spec.program.deps(id).iter().any(|d| self.student[*d])
+    }
+
+    /// A let's value; one that reads skipped variables as null is run with them so.
+    fn eval_let(&self, l: &crate::spec::Let) -> Result<Val, Unavailable> {
+        if !l.skipped_as_null {
+            return self.eval_jaq(l.expr, Val::Null, None, None);
+        }
+        let worst = self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref()).filter(|u| u.blame != Blame::Skip).max_by_key(|u| u.blame);
+        if let Some(u) = worst {
+            return Err(u.clone());
+        }
+        let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
+        self.value_of(l.expr, self.spec.program.run(l.expr, vars, Val::Null, Val::Null, Val::Null))
     }
 
     /// Run an expression. If a variable it needs is unavailable, so is its result
@@ -147,8 +164,15 @@ impl<'s> Env<'s> {
 
     /// [`Env::eval`], keeping the value in jaq's form.
     fn eval_jaq(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Val, Unavailable> {
+        let outcome = self.run(id, input, found, expected)?;
+        self.value_of(id, outcome)
+    }
+
+    /// An expression's outcome as a value; no output or a jq error make it unavailable,
+    /// blamed on the submission if the expression reads from it.
+    fn value_of(&self, id: ExprId, outcome: Outcome) -> Result<Val, Unavailable> {
         let blame = if self.uses_submission(id) { Blame::Student } else { Blame::Grader };
-        match self.run(id, input, found, expected)? {
+        match outcome {
             Outcome::Value(v) => Ok(v),
             Outcome::Empty => Err(Unavailable {
                 blame,

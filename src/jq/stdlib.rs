@@ -58,6 +58,7 @@ pub fn library_for<'a>(pieces: impl IntoIterator<Item = &'a str>) -> Library {
     let natives = jaq_core::funs()
         .chain(jaq_std::funs())
         .chain(jaq_json::funs())
+        .chain(crate::source::gotemplate::natives())
         .filter(|(name, _, _)| names.binary_search(name).is_ok())
         .collect();
     Library { defs, natives }

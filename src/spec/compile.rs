@@ -58,11 +58,11 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
         .iter()
         .map(|(n, d)| {
             let expr = add(&mut builder, Some(format!("{n}:")), d.expr(), format!("let `{n}`"));
-            let (missing, blame) = match d {
-                LetDef::Expr(_) => (None, None),
-                LetDef::Full(f) => (f.missing.clone(), f.blame),
+            let (missing, blame, skipped_as_null) = match d {
+                LetDef::Expr(_) => (None, None, false),
+                LetDef::Full(f) => (f.missing.clone(), f.blame, f.skipped_as_null),
             };
-            Let { name: n.clone(), expr, missing, blame }
+            Let { name: n.clone(), expr, missing, blame, skipped_as_null }
         })
         .collect();
 

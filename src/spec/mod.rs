@@ -62,6 +62,7 @@ pub struct Let {
     pub expr: ExprId,
     pub missing: Option<String>,
     pub blame: Option<model::BlameDef>,
+    pub skipped_as_null: bool,
 }
 
 pub struct Check {

@@ -122,6 +122,10 @@ pub struct LetFull {
     pub missing: Option<String>,
     #[serde(default)]
     pub blame: Option<BlameDef>,
+    /// Variables it reads that this run skips (an optional lab file absent, `--no-envoy`)
+    /// are read as null, so it has a value all the same.
+    #[serde(default)]
+    pub skipped_as_null: bool,
 }
 
 impl LetDef {
