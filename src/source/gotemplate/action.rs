@@ -79,17 +79,18 @@ pub fn parse(inner: &str) -> Action {
             _ => Action::Else,
         },
         _ => {
-            let toks = tokens(s);
+            let mut toks = tokens(s);
             // `$x := ...`, `$x = ...`, `$i, $v := ...`: sets variables, writes nothing.
             match toks.iter().position(|t| matches!(t, Tok::Declare(_))) {
                 Some(1) => match (&toks[0], &toks[1]) {
                     (Tok::Var(name, path), Tok::Declare(declared)) if path.is_empty() => {
-                        Action::Set { name: name.clone(), value: parsed(&toks[2..]), declared: *declared }
+                        let (name, declared) = (name.clone(), *declared);
+                        Action::Set { name, value: parsed(toks.split_off(2)), declared }
                     }
                     _ => Action::Silent,
                 },
                 Some(i) if toks[..i].iter().all(|t| matches!(t, Tok::Var(..) | Tok::Comma)) => Action::Silent,
-                _ => Action::Output(parsed(&toks)),
+                _ => Action::Output(parsed(toks)),
             }
         }
     }
@@ -104,12 +105,12 @@ fn range(rest: &str) -> Range {
 
 /// A pipeline's expression, or `Unknown` when it is not of the forms read here.
 pub fn pipeline(text: &str) -> Expr {
-    parsed(&tokens(text))
+    parsed(tokens(text))
 }
 
-fn parsed(toks: &[Tok]) -> Expr {
+fn parsed(toks: Vec<Tok>) -> Expr {
     let mut p = Parser { toks, at: 0 };
-    p.pipeline().filter(|_| p.at == toks.len()).unwrap_or(Expr::Unknown)
+    p.pipeline().filter(|_| p.at == p.toks.len()).unwrap_or(Expr::Unknown)
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -236,12 +237,12 @@ fn tokens(s: &str) -> Vec<Tok> {
     out
 }
 
-struct Parser<'t> {
-    toks: &'t [Tok],
+struct Parser {
+    toks: Vec<Tok>,
     at: usize,
 }
 
-impl Parser<'_> {
+impl Parser {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.at)
     }
@@ -261,9 +262,8 @@ impl Parser<'_> {
 
     /// A function and its arguments, or a single operand.
     fn command(&mut self) -> Option<Expr> {
-        if let Some(Tok::Ident(name)) = self.peek() {
-            let name = name.clone();
-            self.at += 1;
+        if let Some(Tok::Ident(_)) = self.peek() {
+            let Some(Tok::Ident(name)) = self.take() else { return None };
             let mut args = Vec::new();
             while let Some(t) = self.peek() {
                 if matches!(t, Tok::Pipe | Tok::Close) {
@@ -280,9 +280,15 @@ impl Parser<'_> {
         }
     }
 
-    fn operand(&mut self) -> Option<Expr> {
-        let t = self.peek()?.clone();
+    /// The next token, taken out (the parser reads each once).
+    fn take(&mut self) -> Option<Tok> {
+        let t = self.toks.get_mut(self.at).map(|t| std::mem::replace(t, Tok::Bad));
         self.at += 1;
+        t
+    }
+
+    fn operand(&mut self) -> Option<Expr> {
+        let t = self.take()?;
         match t {
             Tok::Lit(v) => Some(Expr::Lit(v)),
             Tok::Field(path) => Some(Expr::Field(path)),
@@ -295,8 +301,8 @@ impl Parser<'_> {
                     return None;
                 }
                 self.at += 1;
-                if let Some(Tok::Attached(path)) = self.peek().cloned() {
-                    self.at += 1;
+                if let Some(Tok::Attached(_)) = self.peek() {
+                    let Some(Tok::Attached(path)) = self.take() else { return None };
                     return Some(Expr::Get(Box::new(inner), path));
                 }
                 Some(inner)

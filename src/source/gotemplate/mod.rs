@@ -25,22 +25,35 @@ use action::{Action, Expr};
 use scan::{Piece, Scan};
 use serde_json::Value;
 
-/// A template as read: its tree, the conditions its nodes are written under, and the
-/// expressions its variables stand for.
+/// A template as read: its tree, the conditions its nodes are written under, its
+/// actions (which the two refer to by number), and the actions that set its variables.
 pub struct Template {
     pub tree: tree::Node,
     pub guards: Vec<Vec<Cond>>,
-    pub vars: std::collections::HashMap<String, Expr>,
+    pub actions: Vec<Action>,
+    pub vars: std::collections::HashMap<String, usize>,
 }
 
-/// One condition a line is written under.
-#[derive(Debug, Clone, PartialEq)]
+impl Template {
+    /// The expression of action `i` (its condition, its value, what it sets).
+    pub fn expr(&self, i: usize) -> &Expr {
+        static UNKNOWN: Expr = Expr::Unknown;
+        match &self.actions[i] {
+            Action::If(e) | Action::ElseIf(e) | Action::With(e) | Action::ElseWith(e) | Action::Output(e) | Action::Set { value: e, .. } => e,
+            Action::Range(r) => &r.over,
+            _ => &UNKNOWN,
+        }
+    }
+}
+
+/// One condition a line is written under: that of action number `.0`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cond {
-    If(Expr),
-    Not(Expr),
+    If(usize),
+    Not(usize),
     /// Holds when its value does, and sets `.` to it.
-    With(Expr),
-    Range(action::Range),
+    With(usize),
+    Range(usize),
 }
 
 /// The jq functions of this module: on a template's text, `tpl_render($context)` is what
@@ -110,7 +123,7 @@ pub fn read(text: &str) -> Template {
         if only_actions {
             for p in line {
                 if let Piece::Act(i) = p {
-                    vars.note(&scan.actions[*i], frames.is_empty());
+                    vars.note(&scan.actions[*i], *i, frames.is_empty());
                     step(&mut frames, &scan.actions[*i], *i);
                 }
             }
@@ -171,19 +184,20 @@ pub fn read(text: &str) -> Template {
             match p {
                 Piece::Text(t) => text.push_str(t),
                 Piece::Act(i) => {
-                    text.push(tree::ACT_OPEN);
-                    text.push_str(&i.to_string());
-                    text.push(tree::ACT_CLOSE);
+                    use std::fmt::Write;
+                    let _ = write!(text, "{}{i}{}", tree::ACT_OPEN, tree::ACT_CLOSE);
                 }
             }
         }
-        let content = text.trim_start_matches(' ');
-        if !content.trim().is_empty() && !content.starts_with('#') {
-            lines.push(tree::Line { indent: text.len() - content.len(), text: content.trim_end().to_string(), guard });
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        text.truncate(text.trim_end().len());
+        text.drain(..indent);
+        if !text.is_empty() && !text.starts_with('#') {
+            lines.push(tree::Line { indent, text, guard });
         }
     }
     let tree = tree::Reader { lines, guards: &guards.list, actions: &scan.actions, raws: &scan.raws, at: 0 }.document();
-    Template { tree, guards: guards.list, vars: vars.set.into_iter().filter_map(|(k, v)| Some((k, v?))).collect() }
+    Template { tree, guards: guards.list, actions: scan.actions, vars: vars.set.into_iter().filter_map(|(k, v)| Some((k, v?))).collect() }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -207,18 +221,18 @@ struct Frame {
 fn step(frames: &mut Vec<Frame>, a: &Action, at: usize) {
     let open = |kind, conds| Frame { id: at, kind, conds, in_else: false };
     match a {
-        Action::If(c) => frames.push(open(Kind::If, vec![Cond::If(c.clone())])),
-        Action::With(c) => frames.push(open(Kind::With, vec![Cond::With(c.clone())])),
-        Action::Range(r) => frames.push(open(Kind::Range, vec![Cond::Range(r.clone())])),
+        Action::If(_) => frames.push(open(Kind::If, vec![Cond::If(at)])),
+        Action::With(_) => frames.push(open(Kind::With, vec![Cond::With(at)])),
+        Action::Range(_) => frames.push(open(Kind::Range, vec![Cond::Range(at)])),
         Action::Define => frames.push(open(Kind::Define, Vec::new())),
-        Action::ElseIf(c) => {
+        Action::ElseIf(_) => {
             if let Some(f) = frames.last_mut() {
-                f.conds.push(Cond::If(c.clone()));
+                f.conds.push(Cond::If(at));
             }
         }
-        Action::ElseWith(c) => {
+        Action::ElseWith(_) => {
             if let Some(f) = frames.last_mut() {
-                f.conds.push(Cond::With(c.clone()));
+                f.conds.push(Cond::With(at));
             }
         }
         Action::Else => {
@@ -243,13 +257,13 @@ fn conditions(frames: &[Frame]) -> Vec<Cond> {
             _ => (None, f.conds.as_slice()),
         };
         for c in earlier {
-            out.push(match c {
-                Cond::If(e) | Cond::With(e) => Cond::Not(e.clone()),
+            out.push(match *c {
+                Cond::If(e) | Cond::With(e) => Cond::Not(e),
                 // An empty range's `else`: not told here.
-                other => other.clone(),
+                other => other,
             });
         }
-        out.extend(last.cloned());
+        out.extend(last.copied());
     }
     out
 }
@@ -259,14 +273,14 @@ fn conditions(frames: &[Frame]) -> Vec<Cond> {
 /// is not known here.
 #[derive(Default)]
 struct Vars {
-    set: std::collections::HashMap<String, Option<Expr>>,
+    set: std::collections::HashMap<String, Option<usize>>,
 }
 
 impl Vars {
-    fn note(&mut self, a: &Action, top: bool) {
-        if let Action::Set { name, value, declared } = a {
+    fn note(&mut self, a: &Action, at: usize, top: bool) {
+        if let Action::Set { name, declared, .. } = a {
             let once = top && *declared && !self.set.contains_key(name);
-            self.set.insert(name.clone(), once.then(|| value.clone()));
+            self.set.insert(name.clone(), once.then_some(at));
         }
     }
 }
@@ -275,23 +289,31 @@ impl Vars {
 /// open blocks, in the same branches, share a number.
 struct Guards {
     list: Vec<Vec<Cond>>,
-    by_blocks: std::collections::HashMap<Vec<(usize, usize, bool)>, usize>,
+    /// Each guard's blocks: (block, branch, in its `else`), outermost first.
+    blocks: Vec<Vec<(usize, usize, bool)>>,
+    /// The guard of the line before: most lines share it.
+    last: usize,
 }
 
 impl Default for Guards {
     fn default() -> Self {
-        Guards { list: vec![Vec::new()], by_blocks: [(Vec::new(), 0)].into_iter().collect() }
+        Guards { list: vec![Vec::new()], blocks: vec![Vec::new()], last: 0 }
     }
 }
 
 impl Guards {
     fn of(&mut self, frames: &[Frame]) -> usize {
-        let blocks: Vec<(usize, usize, bool)> = frames.iter().map(|f| (f.id, f.conds.len(), f.in_else)).collect();
-        if let Some(g) = self.by_blocks.get(&blocks) {
-            return *g;
+        let same = |blocks: &[(usize, usize, bool)]| blocks.len() == frames.len() && blocks.iter().zip(frames).all(|(b, f)| *b == (f.id, f.conds.len(), f.in_else));
+        if !same(&self.blocks[self.last]) {
+            self.last = match self.blocks.iter().position(|b| same(b)) {
+                Some(g) => g,
+                None => {
+                    self.list.push(conditions(frames));
+                    self.blocks.push(frames.iter().map(|f| (f.id, f.conds.len(), f.in_else)).collect());
+                    self.list.len() - 1
+                }
+            };
         }
-        self.list.push(conditions(frames));
-        self.by_blocks.insert(blocks, self.list.len() - 1);
-        self.list.len() - 1
+        self.last
     }
 }

@@ -14,7 +14,7 @@
 //! under its JSON name, `TrustDomain` as `trustDomain`). Functions are those of Istio's
 //! templates that decide the values the lab reads; any other makes a value unknown.
 
-use super::action::{self, Expr};
+use super::action::{self, Action, Expr};
 use super::tree::{Node, Part, When};
 use super::{obj, Cond, Template};
 use serde_json::{Map, Value};
@@ -194,14 +194,17 @@ impl<'a> Renderer<'a> {
                     continue;
                 }
                 match c {
-                    Cond::If(e) => next.push((and(ok, truth(&self.eval(e, &s))), s)),
-                    Cond::Not(e) => next.push((and(ok, truth(&self.eval(e, &s)).map(|b| !b)), s)),
+                    Cond::If(e) => next.push((and(ok, truth(&self.eval(self.template.expr(*e), &s))), s)),
+                    Cond::Not(e) => next.push((and(ok, truth(&self.eval(self.template.expr(*e), &s)).map(|b| !b)), s)),
                     Cond::With(e) => {
-                        let v = self.eval(e, &s);
+                        let v = self.eval(self.template.expr(*e), &s);
                         let t = truth(&v);
                         next.push((and(ok, t), Scope { dot: v, vars: s.vars.clone() }));
                     }
-                    Cond::Range(r) => next.extend(self.range(r, &s).into_iter().map(|(t, inner)| (and(ok, t), inner))),
+                    Cond::Range(r) => {
+                        let Action::Range(r) = &self.template.actions[*r] else { continue };
+                        next.extend(self.range(r, &s).into_iter().map(|(t, inner)| (and(ok, t), inner)));
+                    }
                 }
             }
             states = next;
@@ -241,11 +244,11 @@ impl<'a> Renderer<'a> {
         for p in parts {
             match p {
                 Part::Text(s) => out.push_str(s),
-                Part::Expr(e) => out.push_str(&print(&self.eval(e, scope))?),
+                Part::Expr(e) => out.push_str(&print(&self.eval(self.template.expr(*e), scope))?),
                 Part::If(branches, otherwise) => {
                     let mut taken = otherwise;
                     for (cond, then) in branches {
-                        if truth(&self.eval(cond, scope))? {
+                        if truth(&self.eval(self.template.expr(*cond), scope))? {
                             taken = then;
                             break;
                         }
@@ -253,7 +256,7 @@ impl<'a> Renderer<'a> {
                     out.push_str(&self.text(taken, scope)?);
                 }
                 Part::With(e, then, otherwise) => {
-                    let v = self.eval(e, scope);
+                    let v = self.eval(self.template.expr(*e), scope);
                     if truth(&v)? {
                         out.push_str(&self.text(then, &Scope { dot: v, vars: scope.vars.clone() })?);
                     } else {
@@ -275,7 +278,7 @@ impl<'a> Renderer<'a> {
                     V::Known(Cow::Borrowed(self.ctx))
                 } else if let Some((_, v)) = scope.vars.iter().rev().find(|(n, _)| n == name) {
                     v.clone()
-                } else if let Some(stands) = self.template.vars.get(name).filter(|_| self.depth.get() < 16) {
+                } else if let Some(stands) = self.template.vars.get(name).map(|i| self.template.expr(*i)).filter(|_| self.depth.get() < 16) {
                     self.depth.set(self.depth.get() + 1);
                     let v = self.eval(stands, &Scope { dot: V::Known(Cow::Borrowed(self.ctx)), vars: Vec::new() });
                     self.depth.set(self.depth.get() - 1);

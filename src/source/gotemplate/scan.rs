@@ -13,7 +13,7 @@ pub(super) struct Scan<'t> {
     pub lines: Vec<Vec<Piece<'t>>>,
     pub actions: Vec<Action>,
     /// Each action as written, for a key that holds one.
-    pub raws: Vec<String>,
+    pub raws: Vec<&'t str>,
 }
 
 impl<'t> Scan<'t> {
@@ -21,7 +21,7 @@ impl<'t> Scan<'t> {
         let mut scan = Scan { lines: vec![Vec::new()], actions: Vec::new(), raws: Vec::new() };
         let mut rest = text;
         while !rest.is_empty() {
-            let Some(open) = rest.find("{{") else {
+            let Some(open) = find_open(rest) else {
                 scan.text(rest);
                 break;
             };
@@ -32,7 +32,7 @@ impl<'t> Scan<'t> {
             };
             let raw = &rest[open..open + len];
             scan.actions.push(action::parse(inner(raw)));
-            scan.raws.push(raw.to_string());
+            scan.raws.push(raw);
             let i = scan.actions.len() - 1;
             scan.lines.last_mut().expect("a line").push(Piece::Act(i));
             rest = &rest[open + len..];
@@ -84,4 +84,17 @@ fn inner(raw: &str) -> &str {
     let s = &raw[2..raw.len() - 2];
     let s = s.strip_prefix('-').filter(|r| r.starts_with(char::is_whitespace)).unwrap_or(s);
     s.strip_suffix('-').filter(|r| r.ends_with(char::is_whitespace)).unwrap_or(s)
+}
+
+/// Where the first `{{` is (a byte scan: `str::find` sets up a searcher on every call).
+fn find_open(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(at) = b[i..].iter().position(|&c| c == b'{') {
+        if b.get(i + at + 1) == Some(&b'{') {
+            return Some(i + at);
+        }
+        i += at + 1;
+    }
+    None
 }

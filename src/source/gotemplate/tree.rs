@@ -6,7 +6,7 @@
 //! collections, which only the empty ones (`{}`, `[]`) are read of. A line it cannot
 //! place is passed over: a template is read leniently, not checked.
 
-use super::action::{Action, Expr};
+use super::action::Action;
 use super::Cond;
 use serde_json::{Map, Number, Value};
 
@@ -36,14 +36,14 @@ pub struct When {
     pub from: usize,
 }
 
-/// A piece of a scalar: its text, an expression, and the actions that choose between
-/// pieces.
+/// A piece of a scalar: its text, the value of an action (by number), and the actions
+/// that choose between pieces.
 #[derive(Debug)]
 pub enum Part {
     Text(String),
-    Expr(Expr),
-    If(Vec<(Expr, Vec<Part>)>, Vec<Part>),
-    With(Expr, Vec<Part>, Vec<Part>),
+    Expr(usize),
+    If(Vec<(usize, Vec<Part>)>, Vec<Part>),
+    With(usize, Vec<Part>, Vec<Part>),
     /// Not read here (a `range` within a value, an unbalanced block).
     Unknown,
 }
@@ -64,7 +64,7 @@ pub(super) struct Reader<'a> {
     pub lines: Vec<Line>,
     pub guards: &'a [Vec<Cond>],
     pub actions: &'a [Action],
-    pub raws: &'a [String],
+    pub raws: &'a [&'a str],
     pub at: usize,
 }
 
@@ -231,7 +231,7 @@ impl<'a> Reader<'a> {
         for part in pieces(k) {
             match part {
                 Piece::Text(t) => out.push_str(&t),
-                Piece::Act(i) => out.push_str(&self.raws[i]),
+                Piece::Act(i) => out.push_str(self.raws[i]),
             }
         }
         out
@@ -247,31 +247,29 @@ impl<'a> Reader<'a> {
                     *at += 1;
                 }
                 Piece::Act(i) => match &self.actions[*i] {
-                    Action::Output(e) => {
-                        out.push(Part::Expr(e.clone()));
+                    Action::Output(_) => {
+                        out.push(Part::Expr(*i));
                         *at += 1;
                     }
                     Action::Silent | Action::Set { .. } => *at += 1,
                     Action::End | Action::Else | Action::ElseIf(_) | Action::ElseWith(_) => return out,
-                    Action::If(c) | Action::With(c) => {
+                    Action::If(_) | Action::With(_) => {
                         let is_with = matches!(self.actions[*i], Action::With(_));
                         *at += 1;
-                        let mut branches = vec![(c.clone(), self.fold(parts, at))];
+                        let mut branches = vec![(*i, self.fold(parts, at))];
                         let mut otherwise = Vec::new();
                         loop {
-                            match parts.get(*at).map(|p| match p {
-                                Piece::Act(j) => &self.actions[*j],
-                                Piece::Text(_) => &Action::Silent,
-                            }) {
-                                Some(Action::ElseIf(c) | Action::ElseWith(c)) => {
+                            let next = parts.get(*at).and_then(|p| if let Piece::Act(j) = p { Some(*j) } else { None });
+                            match next.map(|j| (j, &self.actions[j])) {
+                                Some((j, Action::ElseIf(_) | Action::ElseWith(_))) => {
                                     *at += 1;
-                                    branches.push((c.clone(), self.fold(parts, at)));
+                                    branches.push((j, self.fold(parts, at)));
                                 }
-                                Some(Action::Else) => {
+                                Some((_, Action::Else)) => {
                                     *at += 1;
                                     otherwise = self.fold(parts, at);
                                 }
-                                Some(Action::End) => {
+                                Some((_, Action::End)) => {
                                     *at += 1;
                                     break;
                                 }
