@@ -2,17 +2,18 @@
 
 use crate::cli::{Cli, Command, GradeArgs, SpecArgs, SpecSource};
 use crate::display::{path as shown, safe_lines};
-use crate::result::SubmissionResult;
-use crate::{batch, class, exit};
+use crate::{batch, exit};
+use crate::lang::{run::Run, t, Lang};
 use crate::grade::Grader;
 use crate::report;
+use crate::result::SubmissionResult;
 use crate::source::params::Params;
 use crate::source::live::Live;
 use crate::source::Options;
-use crate::spec::{Load, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
+use crate::spec::{translate, Spec, DEFAULT_SPEC, DEFAULT_SPEC_NAME};
 use crate::timings::Timings;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
@@ -32,18 +33,33 @@ fn fail(message: impl std::fmt::Display) -> u8 {
 fn spec_text(source: &SpecSource) -> Result<(String, String), String> {
     match &source.spec {
         None => Ok((DEFAULT_SPEC.to_string(), DEFAULT_SPEC_NAME.to_string())),
-        Some(p) => std::fs::read_to_string(p)
+        // Read as a lab file is: capped, a regular file only (never a FIFO).
+        Some(p) => crate::input::file::read_lab(p)
             .map(|t| (t, shown(p)))
-            .map_err(|e| format!("cannot read spec {}: {e}", shown(p))),
+            .map_err(|e| format!("cannot read the spec: {}", e.said(&shown(p)))),
     }
 }
 
-fn load_spec(source: &SpecSource, load: Load) -> Result<Spec, String> {
+/// The folder of the spec's translation files: the spec file's; `None` for the built-in.
+fn spec_dir(source: &SpecSource) -> Option<PathBuf> {
+    source.spec.as_ref().map(|p| p.parent().map(PathBuf::from).unwrap_or_default())
+}
+
+/// The spec, its texts in the run's language.
+fn load_spec_in(source: &SpecSource, lang: Lang) -> Result<Spec, String> {
+    let mut spec = load_spec(source)?;
+    if let Some(t) = translate::read(&spec, lang, spec_dir(source).as_deref()).map_err(|e| e.to_string())? {
+        translate::apply(&mut spec, t);
+    }
+    Ok(spec)
+}
+
+fn load_spec(source: &SpecSource) -> Result<Spec, String> {
     let loaded = match &source.spec {
-        None => Spec::builtin_with(load),
+        None => Spec::builtin(),
         Some(_) => {
             let (text, name) = spec_text(source)?;
-            Spec::load_with(&text, &name, load)
+            Spec::load(&text, &name)
         }
     };
     loaded.map_err(|errs| {
@@ -62,9 +78,7 @@ fn spec(args: SpecArgs) -> u8 {
             Err(e) => fail(e),
         };
     }
-    // Checking a spec is the place to find every mistake, a regex too large included;
-    // grading compiles a regex only when a check first uses it (see `Load`).
-    let spec = match load_spec(&args.source, Load::Full) {
+    let mut spec = match load_spec(&args.source) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -75,33 +89,85 @@ fn spec(args: SpecArgs) -> u8 {
         println!("  {:<14} default {d}{}  {}", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
     }
     println!("submission files: {}", spec.files().join(", "));
-    exit::PASSED
+    let complete = translations(&mut spec, &args.source);
+    // The spec grades, the texts missing in English: not the spec's error (2).
+    if complete { exit::PASSED } else { exit::FAILED }
+}
+
+/// Each translation the spec names, and what it lacks (`translate::gaps`); whether
+/// none lacks anything.
+fn translations(spec: &mut Spec, source: &SpecSource) -> bool {
+    let mut complete = true;
+    if !spec.translations.is_empty() {
+        println!("translations:");
+    }
+    for (code, file) in spec.translations.clone() {
+        let gaps = match Lang::from_code(&code).map(|l| translate::read(spec, l, spec_dir(source).as_deref())) {
+            Some(Ok(Some(t))) => translate::gaps(spec, &t),
+            Some(Err(e)) => vec![e.to_string()],
+            _ => Vec::new(),
+        };
+        complete &= gaps.is_empty();
+        match gaps.len() {
+            0 => println!("  {code:<14} {file}: every text"),
+            n => println!("  {code:<14} {file}: {n} gap(s)\n{}", gaps.iter().map(|g| format!("    {}", safe_lines(g))).collect::<Vec<_>>().join("\n")),
+        }
+    }
+    complete
 }
 
 fn grade(args: GradeArgs) -> u8 {
+    crate::lang::set(Lang::choose(args.lang));
+    graded(&args).unwrap_or_else(fail)
+}
+
+/// Grade as `args` say: the exit code, or why nothing could be graded.
+fn graded(args: &GradeArgs) -> Result<u8, String> {
     let mut timings = Timings::from_env();
-    // Otherwise the run would end with no recording, and nothing said.
+    refuse_save_probe_without_live(args)?;
+    let spec = load_spec_in(&args.source, crate::lang::current())?;
+    timings.lap("load the spec");
+    let steps = crate::cli::steps(&args.steps, &spec.steps)?;
+    if args.save_probe.is_some() && steps.is_some() && !crate::spec::needs::envoy_needs(&spec, steps.as_ref()).live {
+        return Err(t!(Run::NothingToSave));
+    }
+    let params = Params::resolve(&spec, args.params_file.as_deref(), &args.params)?;
+    let dirs = submissions(args, &spec)?;
+    if args.save_probe.is_some() && dirs.len() > 1 {
+        return Err("--save-probe records one submission; give one directory".into());
+    }
+    let out = args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose()?;
+    let grader = Grader::new(&spec, params, run_options(args, steps));
+    timings.lap("read the lab files");
+    for problem in grader.lab_problems() {
+        eprintln!("labcheck: warning: {}", safe_lines(&problem));
+    }
+    let results = batch::grade_all(&grader, &dirs, jobs(args, dirs.len()));
+    timings.lap("grade");
+    let ropts = report::Options { audience: args.audience, color: args.color.enabled(), verbose: args.verbose };
+    print_report(args, &results, &ropts);
+    timings.lap("write the report");
+    let file_opts = report::Options { color: false, ..ropts };
+    write_report_files(args, &results, &file_opts)?;
+    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
+    timings.lap("write the report files");
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+    Ok(exit::for_results(&results))
+}
+
+/// Otherwise the run would end with no recording, and nothing said.
+fn refuse_save_probe_without_live(args: &GradeArgs) -> Result<(), String> {
     if args.save_probe.is_some() && (args.no_live || args.no_envoy) {
         let off = if args.no_live { "--no-live" } else { "--no-envoy" };
-        return fail(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
+        return Err(format!("--save-probe records the live probe, which {off} turns off: there would be nothing to save"));
     }
-    let spec = match load_spec(&args.source, Load::Grading) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    // The built-in spec's jq may still be compiling on the other core: see `Load`.
-    timings.lap("load the spec");
-    let params = match Params::resolve(&spec, args.params_file.as_deref(), &args.params) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
-    let dirs = match submissions(&args, &spec) {
-        Ok(d) => d,
-        Err(e) => return fail(e),
-    };
-    if args.save_probe.is_some() && dirs.len() > 1 {
-        return fail("--save-probe records one submission; give one directory");
-    }
+    Ok(())
+}
+
+/// How this run treats Envoy and the live checks.
+fn run_options(args: &GradeArgs, steps: Option<std::collections::BTreeSet<u32>>) -> Options {
     let live = if args.launch_envoy {
         Live::Launch
     } else if let Some(r) = &args.replay {
@@ -111,52 +177,47 @@ fn grade(args: GradeArgs) -> u8 {
     } else {
         Live::Probe
     };
-    let opts = Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone() };
-    let grader = Grader::new(&spec, params, opts);
-    timings.lap("read the lab files");
-    for problem in grader.lab_problems() {
-        eprintln!("labcheck: warning: {}", safe_lines(&problem));
-    }
-    let jobs = match args.jobs {
+    Options { no_envoy: args.no_envoy, envoy: args.envoy.clone(), live, save_probe: args.save_probe.clone(), steps }
+}
+
+/// Submissions graded at once: as asked, else one per core for a batch.
+fn jobs(args: &GradeArgs, submissions: usize) -> usize {
+    match args.jobs {
         Some(j) => j.get(),
-        None if dirs.len() < 2 => 1,
+        None if submissions < 2 => 1,
         None => crate::parallel::cores(),
-    };
-    let results = batch::grade_all(&grader, &dirs, jobs);
-    // Compiled ahead, the built-in spec's jq cannot fail unless the binary is broken;
-    // should it, every expression said so, and no such result is told.
-    if !spec.program.compiled() {
-        return fail(crate::jq::NOT_COMPILED);
     }
-    timings.lap("grade");
-    let ropts = report::Options { audience: args.audience, color: args.color.enabled() };
+}
+
+/// The report on stdout: a table for several submissions in text, else the format's
+/// (and, for `--format github`, the step summary).
+fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::Options) {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) is not the grader's failure.
     let _ = if results.len() > 1 && args.format == report::Format::Text {
-        stdout.write_all(report::text::table(&results, &report::View::of(report::Format::Text, &ropts)).as_bytes())
+        stdout.write_all(report::text::table(results, &report::View::of(report::Format::Text, ropts)).as_bytes())
     } else {
-        report::write(args.format, &results, &ropts, &mut stdout)
+        report::write(args.format, results, ropts, &mut stdout)
     };
     let _ = stdout.flush();
     drop(stdout);
+    if args.format == report::Format::Github
+        && let Err(e) = report::step_summary::append(results, &report::View::of(report::Format::Github, ropts))
+    {
+        eprintln!("labcheck: warning: cannot append to GITHUB_STEP_SUMMARY: {e}");
+    }
+}
 
-    timings.lap("write the report");
-    let file_opts = report::Options { color: false, ..ropts };
+/// The report files asked for (`--junit FILE`, ...).
+fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
     for (format, path) in args.report_files() {
         let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {
-            report::write(format, &results, &file_opts, &mut f)?;
+            report::write(format, results, file_opts, &mut f)?;
             f.flush()
         });
-        if let Err(e) = written {
-            return fail(format!("cannot write {}: {e}", shown(&path)));
-        }
+        written.map_err(|e| format!("cannot write {}: {e}", shown(&path)))?;
     }
-    if let Some(dir) = &args.out
-        && let Err(e) = write_out(dir, &dirs, &results, &file_opts) {
-            return fail(format!("cannot write into {}: {e}", shown(dir)));
-        }
-    timings.lap("write the report files");
-    exit::for_results(&results)
+    Ok(())
 }
 
 /// The submissions to grade: the directories given, every one under `--batch`, or the
@@ -173,29 +234,16 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
     if dirs.is_empty() {
         match &spec.default_submission {
             Some(d) => dirs.push(PathBuf::from(d)),
-            None => return Err("no submission directory given".into()),
+            None => return Err(t!(Run::NoFolderGiven)),
         }
     }
     for d in &dirs {
+        if !d.exists() {
+            return Err(t!(Run::NoSuchFolder, dir = shown(d)));
+        }
         if !d.is_dir() {
-            return Err(format!("{} is not a directory (give the submission directory)", shown(d)));
+            return Err(t!(Run::NotAFolder, dir = shown(d)));
         }
     }
     Ok(dirs)
-}
-
-/// One report per submission and format, then the class statistics.
-fn write_out(dir: &Path, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let names = batch::names(dirs);
-    let pairs: Vec<(&String, &SubmissionResult)> = names.iter().zip(results).collect();
-    let written = crate::parallel::map(&pairs, |(name, r)| {
-        report::Format::ALL.iter().try_for_each(|format| {
-            let file = dir.join(format!("{name}.{}", format.extension()));
-            std::fs::write(file, report::render(*format, std::slice::from_ref(*r), opts))
-        })
-    });
-    written.into_iter().collect::<std::io::Result<()>>()?;
-    let subs: Vec<class::Submission> = names.iter().zip(results).map(|(name, result)| class::Submission { name, result }).collect();
-    class::write(dir, &class::stats(&subs))
 }

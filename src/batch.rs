@@ -39,40 +39,19 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-/// Taken by the class statistics in `--out` (`class.json`, `class.csv`, `class.html`).
-const CLASS: &str = "class";
-
-/// A file-name-safe, unique name per submission (its directory's name), such that no
-/// two submissions' report files, nor the class statistics, share a file name. A name
-/// holds no dot, so `NAME.EXT` tells the name from the extension: the reports of `x`
-/// and of `x.gradescope` would otherwise both write `x.gradescope.json`.
-pub fn names(dirs: &[PathBuf]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(dirs.len());
-    for d in dirs {
-        let base = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "submission".into());
-        let clean: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || "_-".contains(c) { c } else { '_' }).collect();
-        let clean = if clean.is_empty() { "_".to_string() } else { clean };
-        let mut name = clean.clone();
-        let mut n = 2;
-        while name == CLASS || out.contains(&name) {
-            name = format!("{clean}-{n}");
-            n += 1;
-        }
-        out.push(name);
-    }
-    out
-}
-
 /// A progress bar on a terminal, none in CI logs or pipes.
 fn progress(n: usize) -> Option<ProgressBar> {
-    let watched = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    let watched = std::io::stderr().is_terminal() && !crate::display::in_ci();
     (watched && n > 1).then(|| {
         let bar = ProgressBar::new(n as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} graded  {elapsed_precise} {msg}") {
-            bar.set_style(style);
-        }
+        bar.set_style(style());
         bar
     })
+}
+
+/// The bar takes what the counts leave of the terminal's width, however narrow.
+fn style() -> ProgressStyle {
+    ProgressStyle::with_template("{wide_bar} {pos}/{len} graded {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar())
 }
 
 /// Grade every directory, `jobs` at a time. A job runs its validations together (two
@@ -81,11 +60,41 @@ fn progress(n: usize) -> Option<ProgressBar> {
 /// Envoys of any kind.
 pub fn grade_all(grader: &Grader, dirs: &[PathBuf], jobs: usize) -> Vec<SubmissionResult> {
     let bar = progress(dirs.len());
-    let results = each(dirs, jobs, bar.as_ref(), |d| grader.grade(d));
+    let results = each(dirs, jobs, bar.as_ref(), |d| grade_one(grader, d));
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     results
+}
+
+/// One submission, whatever happens while grading it: a panic (a bug, which the panic
+/// message on stderr shows) makes its result an error that says so, and the class's
+/// other submissions are graded as ever. The Envoys it started are stopped as the panic
+/// unwinds (their guards stop them when dropped), and its private directories removed.
+fn grade_one(grader: &Grader, dir: &Path) -> SubmissionResult {
+    let start = std::time::Instant::now();
+    let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        test_panic(dir);
+        grader.grade(dir)
+    }));
+    graded.unwrap_or_else(|panic| {
+        let said = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+        let why = format!("the grader panicked: {}", said.as_deref().unwrap_or("no message"));
+        grader.failed(dir, &why, start.elapsed())
+    })
+}
+
+/// Test-only, in debug builds only (a release build has no such variable): a panic
+/// while grading the submission whose directory is named `LABCHECK_TEST_PANIC_ON`, as
+/// a bug would make one. No submission is known to make the grader panic, so this is
+/// how the tests show that one panic costs only its own submission.
+fn test_panic(dir: &Path) {
+    if cfg!(debug_assertions)
+        && let Some(name) = std::env::var_os("LABCHECK_TEST_PANIC_ON")
+        && dir.file_name() == Some(name.as_os_str())
+    {
+        panic!("LABCHECK_TEST_PANIC_ON names this submission");
+    }
 }
 
 /// `f` of every item, `jobs` at a time, in the items' order; `bar` counts each one done.
@@ -120,12 +129,6 @@ fn each<T: Sync, R: Send>(items: &[T], jobs: usize, bar: Option<&ProgressBar>, f
 mod tests {
     use super::*;
 
-    #[test]
-    fn names_are_safe_and_unique() {
-        let dirs = vec![PathBuf::from("/a/alice"), PathBuf::from("/b/alice"), PathBuf::from("/c/\u{1b}[31m bob"), PathBuf::from("/d/..x")];
-        assert_eq!(names(&dirs), vec!["alice", "alice-2", "__31m_bob", "__x"]);
-    }
-
     /// The bar counts every submission, one job or several.
     #[test]
     fn progress_advances_with_any_number_of_jobs() {
@@ -137,20 +140,61 @@ mod tests {
             assert_eq!(bar.position(), 5, "with --jobs {jobs}");
         }
     }
+}
 
-    /// Every report file of every submission, and the class statistics: none twice.
-    #[test]
-    fn no_two_files_share_a_name() {
-        let dirs: Vec<PathBuf> = ["x", "x.gradescope", "x.junit", "x_gradescope", "class", "class-2", "a.b.c"].iter().map(PathBuf::from).collect();
-        let names = names(&dirs);
-        assert_eq!(names, vec!["x", "x_gradescope", "x_junit", "x_gradescope-2", "class-2", "class-2-2", "a_b_c"]);
-        let mut files: Vec<String> = ["class.json", "class.csv", "class.html"].iter().map(|s| s.to_string()).collect();
-        for n in &names {
-            files.extend(crate::report::Format::ALL.iter().map(|f| format!("{n}.{}", f.extension())));
+#[cfg(test)]
+mod narrow {
+    use indicatif::{ProgressBar, ProgressDrawTarget, TermLike};
+    use std::sync::{Arc, Mutex};
+
+    /// A terminal this many columns wide that keeps what was written.
+    #[derive(Debug)]
+    struct Term(u16, Arc<Mutex<Vec<String>>>);
+
+    impl TermLike for Term {
+        fn width(&self) -> u16 {
+            self.0
         }
-        let count = files.len();
-        files.sort();
-        files.dedup();
-        assert_eq!(files.len(), count, "{files:?}");
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.1.lock().unwrap().push(s.to_string());
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_bar_fits_the_terminal() {
+        for columns in [30u16, 48, 120] {
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::term_like(Box::new(Term(columns, seen.clone()))));
+            bar.set_style(super::style());
+            bar.set_position(517);
+            bar.force_draw();
+            let shown = seen.lock().unwrap().clone();
+            assert!(shown.iter().any(|s| s.contains("517/1000 graded")), "{shown:?}");
+            for line in shown.iter().flat_map(|s| s.lines()) {
+                assert!(crate::display::width(line) <= columns as usize, "{columns} columns: {line:?}");
+            }
+        }
     }
 }

@@ -33,8 +33,10 @@ Exit codes:
 With several submissions the code is the most serious one.
 
 Environment:
+  LC_ALL, LC_MESSAGES, LANG  the language without --lang (ko_KR.UTF-8: Korean, zh_*: Chinese)
   NO_COLOR          no colour with --color auto
-  CI                no progress bar
+  CI                no progress bar (unless empty, 0 or false)
+  GITHUB_STEP_SUMMARY  with --format github, a Markdown summary is appended to this file
   LABCHECK_TIMINGS  1 (anything but 0 or empty): how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
@@ -64,11 +66,12 @@ pub struct GradeArgs {
     pub batch: Option<PathBuf>,
 
     /// Submissions graded at once (default: the number of cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = jobs)]
     pub jobs: Option<std::num::NonZeroUsize>,
 
-    /// Write one report per submission and format here, and the class statistics
-    /// (class.json, class.csv, class.html).
+    /// Write one report per submission and format here, the class statistics (class.json,
+    /// class.csv, class.html) and the gradebook (scores.csv). A folder labcheck wrote
+    /// before is cleared of that run's files first; any other folder must be new or empty.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
@@ -104,9 +107,24 @@ pub struct GradeArgs {
     pub format: Format,
 
     /// Who reads the reports: students never see expected values. Default: student for
-    /// text and gradescope, instructor for json, junit and tap.
+    /// text, instructor for json, junit and tap; gradescope and github are always for
+    /// students.
     #[arg(long, value_enum)]
     pub audience: Option<Audience>,
+
+    /// The language of what a student reads: en, ko or zh (default: from LC_ALL,
+    /// LC_MESSAGES or LANG; English if none names Korean or Chinese).
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub lang: Option<crate::lang::Lang>,
+
+    /// Grade only these steps (repeatable; a range such as 2-4 too): the report, the
+    /// score and the exit code cover only them, and Envoy runs only if they need it.
+    #[arg(long = "step", value_name = "N")]
+    pub steps: Vec<String>,
+
+    /// List every check of every step in the text report, passed ones too.
+    #[arg(long, short)]
+    pub verbose: bool,
 
     /// Colour the text report.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
@@ -138,6 +156,41 @@ pub struct GradeArgs {
     /// --no-live or --no-envoy: there is then no probe to record.
     #[arg(long, value_name = "FILE")]
     pub save_probe: Option<PathBuf>,
+}
+
+/// `--jobs`: a count of submissions, 1 or more.
+fn jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
+    let n: usize = s.trim().parse().map_err(|_| "give a whole number of submissions to grade at once, 1 or more".to_string())?;
+    std::num::NonZeroUsize::new(n).ok_or_else(|| "grading takes at least one submission at a time: give 1 or more".into())
+}
+
+/// `--step` values (`3`, `2-4`) as the set of steps they name, each one the spec has;
+/// none given is every step.
+pub fn steps(given: &[String], known: &std::collections::BTreeMap<u32, String>) -> Result<Option<std::collections::BTreeSet<u32>>, String> {
+    use crate::lang::{run::Run, t};
+    if given.is_empty() {
+        return Ok(None);
+    }
+    let mut steps = std::collections::BTreeSet::new();
+    for g in given {
+        let shown = crate::display::safe(g);
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| t!(Run::BadStep, given = shown));
+        let (from, to) = match g.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(g)?, number(g)?),
+        };
+        if from > to {
+            return Err(t!(Run::BadStep, given = shown));
+        }
+        for n in from..=to {
+            if !known.contains_key(&n) {
+                let all: Vec<String> = known.keys().map(u32::to_string).collect();
+                return Err(t!(Run::NoSuchStep, step = n, steps = all.join(", ")));
+            }
+            steps.insert(n);
+        }
+    }
+    Ok(Some(steps))
 }
 
 impl GradeArgs {

@@ -4,6 +4,7 @@
 //! Not under `check/`: the live source compares a running Envoy's bootstrap with the
 //! file this way too, and sources come before checks.
 
+use crate::lang::{checks::Checks, t};
 use serde_json::Value;
 
 pub fn equal(a: &Value, b: &Value) -> bool {
@@ -52,10 +53,10 @@ impl Diff {
     /// A sentence about the difference that does not reveal the expected value.
     pub fn sentence(&self) -> String {
         match self.what {
-            What::Missing => format!("`{}` is missing", self.path),
-            What::Unexpected => format!("`{}` is there but should not be", self.path),
-            What::Differs => format!("`{}` has another value", self.path),
-            What::Length { found } => format!("`{}` has {found} items, not the expected number", self.path),
+            What::Missing => t!(Checks::DiffMissing, path = self.path),
+            What::Unexpected => t!(Checks::DiffExtra, path = self.path),
+            What::Differs => t!(Checks::DiffValue, path = self.path),
+            What::Length { found } => t!(Checks::DiffLength, path = self.path, n = found),
         }
     }
 }
@@ -64,6 +65,18 @@ impl Diff {
 /// more keys than `expected` (arrays still compare item by item).
 pub fn diff(expected: &Value, found: &Value, subset: bool) -> Option<Diff> {
     walk(expected, found, subset, &mut Vec::new())
+}
+
+/// The part of `found` that `expected` covers, as a subset comparison sees it: an
+/// object keeps only the keys `expected` has; anything else is as it is.
+pub fn covered(found: &Value, expected: &Value) -> Value {
+    match (found, expected) {
+        (Value::Object(f), Value::Object(e)) => {
+            Value::Object(f.iter().filter_map(|(k, v)| e.get(k).map(|ev| (k.clone(), covered(v, ev)))).collect())
+        }
+        (Value::Array(f), Value::Array(e)) => Value::Array(f.iter().zip(e).map(|(v, ev)| covered(v, ev)).chain(f.iter().skip(e.len()).cloned()).collect()),
+        _ => found.clone(),
+    }
 }
 
 /// A step into a value: an object key or an array index.
@@ -105,6 +118,29 @@ fn walk<'a>(e: &'a Value, f: &'a Value, subset: bool, at: &mut Vec<Step<'a>>) ->
         }
         _ => (!equal(e, f)).then(|| here(at, What::Differs)),
     }
+}
+
+/// Where the first `null` inside `v` is (jq-style path), if there is one: in a derived
+/// expected value, a place with nothing to compare with.
+pub fn null_within(v: &Value) -> Option<String> {
+    fn find<'a>(v: &'a Value, at: &mut Vec<Step<'a>>) -> bool {
+        let inside = |step: Step<'a>, x: &'a Value, at: &mut Vec<Step<'a>>| {
+            at.push(step);
+            let found = find(x, at);
+            if !found {
+                at.pop();
+            }
+            found
+        };
+        match v {
+            Value::Null => true,
+            Value::Object(m) => m.iter().any(|(k, x)| inside(Step::Key(k), x, at)),
+            Value::Array(a) => a.iter().enumerate().any(|(i, x)| inside(Step::Index(i), x, at)),
+            _ => false,
+        }
+    }
+    let mut at = Vec::new();
+    find(v, &mut at).then(|| here(&at, What::Differs).path)
 }
 
 fn here(at: &[Step], what: What) -> Diff {
@@ -150,11 +186,20 @@ mod tests {
     }
 
     #[test]
+    fn a_null_inside_is_found() {
+        assert_eq!(null_within(&json!({"a": 1, "m": {"X": null}})), Some(".m.X".into()));
+        assert_eq!(null_within(&json!([1, [2, null]])), Some("[1][1]".into()));
+        assert_eq!(null_within(&json!(null)), Some(".".into()));
+        assert_eq!(null_within(&json!({"a": [], "b": {}})), None);
+    }
+
+    #[test]
     fn diff_names_the_first_difference() {
         let e = json!({"id": "x", "metadata": {"MESH_ID": "m"}});
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "n"}}), false).unwrap().path, ".metadata.MESH_ID");
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), false).unwrap().what, What::Unexpected);
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), true), None);
         assert_eq!(diff(&json!({"a-b": 1}), &json!({}), true).unwrap().path, "[\"a-b\"]");
+        assert_eq!(covered(&json!({"a": {"x": 1, "y": 2}, "b": 3}), &json!({"a": {"x": 1}})), json!({"a": {"x": 1}}));
     }
 }

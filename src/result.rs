@@ -44,6 +44,10 @@ pub struct CheckResult {
     pub hint: Option<String>,
     #[serde(skip)]
     pub hidden: bool,
+    /// The check failed because its own file is missing or cannot be read as text
+    /// (empty, not UTF-8, ...): that file. The text report says such checks once per file.
+    #[serde(skip)]
+    pub file_problem: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -52,6 +56,23 @@ pub struct StepScore {
     pub title: String,
     pub score: u32,
     pub max_score: u32,
+    /// The step's files, when every one is missing (and none is there under a near
+    /// name): the step is not started.
+    #[serde(skip)]
+    pub not_started: Vec<String>,
+}
+
+impl StepScore {
+    /// "not started: 03-mesh.txt is missing", when the step is not started.
+    pub fn not_started_said(&self) -> Option<String> {
+        use crate::lang::{list, report::Report, t};
+        let files = list(&self.not_started);
+        match self.not_started.len() {
+            0 => None,
+            1 => Some(t!(Report::NotStartedOne, files = files)),
+            _ => Some(t!(Report::NotStartedMany, files = files)),
+        }
+    }
 }
 
 /// Everything about one submission.
@@ -91,6 +112,30 @@ impl SubmissionResult {
             Status::Fail
         } else {
             Status::Pass
+        }
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::{CheckResult, Status};
+
+    /// A check `c` of step 1 worth a point, with this status and nothing else said.
+    pub fn check(status: Status) -> CheckResult {
+        CheckResult {
+            id: "c".into(),
+            step: 1,
+            title: "Title of c".into(),
+            status,
+            points: u32::from(status == Status::Pass),
+            max_points: u32::from(status != Status::Skip),
+            expected: None,
+            found: None,
+            message: format!("c: {}", status.word()),
+            place: None,
+            hint: None,
+            hidden: false,
+            file_problem: None,
         }
     }
 }

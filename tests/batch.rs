@@ -152,8 +152,10 @@ fn out_files_never_collide() {
 
     let class = read("class.json");
     assert_eq!(class["submissions"], 3, "class.json is the class statistics");
-    let names: Vec<&str> = class["submission_scores"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["class-2", "x", "x_gradescope"]);
+    // Each under its own name; its report files under a name of their own.
+    let names: Vec<(&str, &str)> =
+        class["submission_scores"].as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["report"].as_str().unwrap())).collect();
+    assert_eq!(names, [("class", "class-2"), ("x", "x"), ("x.gradescope", "x_gradescope")]);
     assert!(read("class-2.json")["submission"].as_str().unwrap().ends_with("/class"));
 
     // x's Gradescope results, not the JSON report of x.gradescope.

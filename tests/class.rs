@@ -37,6 +37,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         })
         .collect();
     let steps = [(1, "Files"), (2, "Envoy")]
@@ -47,6 +48,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
                 title: title.into(),
                 score: of.clone().map(|c| c.points).sum(),
                 max_score: of.map(|c| c.max_points).sum(),
+                not_started: Vec::new(),
             }
         })
         .to_vec();
@@ -76,7 +78,7 @@ fn batch() -> Vec<SubmissionResult> {
 
 fn stats_json() -> Value {
     let results = batch();
-    let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, result: r }).collect();
+    let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, report: &r.submission, result: r }).collect();
     serde_json::to_value(class::stats(&subs)).unwrap()
 }
 
@@ -94,32 +96,38 @@ fn the_numbers() {
         "mean": 3.8, "median": 2.0, "min": 0, "max": 11,
         "distribution": [{"score": 0, "count": 2}, {"score": 2, "count": 1}, {"score": 6, "count": 1}, {"score": 11, "count": 1}],
     }));
-    assert_eq!(by_id(&s["submission_scores"], "name", "dave & <dan>"), &json!({"name": "dave & <dan>", "score": 0, "max_score": 6}));
+    assert_eq!(
+        by_id(&s["submission_scores"], "name", "dave & <dan>"),
+        &json!({"name": "dave & <dan>", "report": "dave & <dan>", "score": 0, "max_score": 6, "status": "failed"})
+    );
+    let status: Vec<&str> = s["submission_scores"].as_array().unwrap().iter().map(|s| s["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["graded", "failed", "could not be graded", "failed", "graded"]);
 
     assert_eq!(s["checks"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect::<Vec<_>>(), CHECKS.map(|c| c.0));
     let identity = by_id(&s["checks"], "id", "files.identity");
     assert_eq!((&identity["passed"], &identity["failed"], &identity["pass_rate"]), (&json!(3), &json!(2), &json!(0.6)));
-    assert_eq!(identity["wrong_values"], json!([{"value": "07-identity.txt is missing", "count": 2}]));
+    // A file missing is no value a student wrote.
+    assert_eq!(identity["wrong_values"], json!([]));
     let port = by_id(&s["checks"], "id", "files.port");
     assert_eq!(port["wrong_values"], json!([{"value": "8080", "count": 2}, {"value": XSS, "count": 1}]));
     assert_eq!(by_id(&s["checks"], "id", "files.name")["wrong_values"], json!([{"value": "", "count": 1}, {"value": "a", "count": 1}, {"value": "b", "count": 1}]));
-    // A skip is not graded; an error is graded but is no wrong value.
+    // A skip is not graded; an error is the grader's, so no failure and out of the rate.
     assert_eq!(by_id(&s["checks"], "id", "envoy.validates"), &json!({
         "id": "envoy.validates", "step": 2, "title": "Title of envoy.validates",
-        "passed": 1, "failed": 1, "errors": 1, "skipped": 2, "pass_rate": 0.3333,
-        "wrong_values": [{"value": "Envoy rejected the configuration", "count": 1}],
+        "passed": 1, "failed": 1, "errors": 1, "skipped": 2, "pass_rate": 0.5,
+        "wrong_values": [],
     }));
 
     assert_eq!(s["steps"], json!([
-        {"step": 1, "title": "Files", "passed": 7, "graded": 15, "pass_rate": 0.4667, "mean_score": 2.8, "max_score": 6},
-        {"step": 2, "title": "Envoy", "passed": 1, "graded": 3, "pass_rate": 0.3333, "mean_score": 1.0, "max_score": 5},
+        {"step": 1, "title": "Files", "passed": 7, "graded": 15, "errors": 0, "pass_rate": 0.4667, "mean_score": 2.8, "max_score": 6},
+        {"step": 2, "title": "Envoy", "passed": 1, "graded": 2, "errors": 1, "pass_rate": 0.5, "mean_score": 1.0, "max_score": 5},
     ]));
 }
 
 #[test]
 fn a_step_graded_nowhere_has_a_null_pass_rate() {
     let results = [submission("x", [(Pass, None), (Pass, None), (Pass, None), (Skip, None)])];
-    let subs = [Submission { name: "x", result: &results[0] }];
+    let subs = [Submission { name: "x", report: "x", result: &results[0] }];
     let s = serde_json::to_value(class::stats(&subs)).unwrap();
     assert_eq!(by_id(&s["steps"], "step", 2)["pass_rate"], Value::Null);
     assert_eq!(by_id(&s["steps"], "step", 2)["graded"], 0);
@@ -157,10 +165,10 @@ fn assert_fields(row: ElementRef, json: &Value, fields: &[&str]) {
 #[test]
 fn the_files_agree() {
     let results = batch();
-    let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, result: r }).collect();
+    let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, report: &r.submission, result: r }).collect();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("class");
-    class::write(&out, &class::stats(&subs)).unwrap();
+    write(&out, &subs);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(out.join("class.json")).unwrap()).unwrap();
     assert_eq!(json, stats_json());
     let raw = std::fs::read_to_string(out.join("class.html")).unwrap();
@@ -189,7 +197,7 @@ fn the_files_agree() {
     for (row, st) in rows.into_iter().zip(json["steps"].as_array().unwrap()) {
         assert_eq!(row.attr("data-step").unwrap(), st["step"].to_string());
         assert_eq!(text_of(row, "title"), st["title"].as_str().unwrap());
-        assert_fields(row, st, &["step", "passed", "graded", "pass_rate", "mean_score", "max_score"]);
+        assert_fields(row, st, &["step", "passed", "graded", "errors", "pass_rate", "mean_score", "max_score"]);
     }
 
     let check_row = sel("tr[data-check]");
@@ -250,12 +258,21 @@ fn the_files_agree() {
     }
 }
 
+/// The class files, as `--out` writes them.
+fn write(dir: &std::path::Path, subs: &[Submission]) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, content) in class::files(subs).unwrap() {
+        std::fs::write(dir.join(name), content).unwrap();
+    }
+}
+
 #[test]
-fn an_empty_batch_writes_all_three_files() {
+fn an_empty_batch_writes_all_four_files() {
     let dir = tempfile::tempdir().unwrap();
-    class::write(dir.path(), &class::stats(&[])).unwrap();
+    write(dir.path(), &[]);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("class.json")).unwrap()).unwrap();
     assert_eq!(json["scores"]["mean"], Value::Null);
     assert!(std::fs::read_to_string(dir.path().join("class.html")).unwrap().contains("No submissions."));
     assert_eq!(std::fs::read_to_string(dir.path().join("class.csv")).unwrap().lines().count(), 1);
+    assert_eq!(std::fs::read_to_string(dir.path().join("scores.csv")).unwrap(), "submission,score,max_score,status,report\n");
 }

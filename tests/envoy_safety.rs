@@ -166,3 +166,72 @@ fn validation_sends_no_dns_query_for_a_cluster_type_given_as_a_number() {
         assert!(message.contains("malformed IP address: leak-probe.example"), "type: {ty}: {message}");
     }
 }
+
+#[test]
+fn a_refused_bootstrap_is_said_once_and_alike_when_probed_and_launched() {
+    // A listener: the student's own Envoy opens it, the grader runs no Envoy of it, in
+    // either mode, and says which field and why on the validation check only.
+    let (admin, listener) = (free_port(), free_port());
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "port_value: 9982", &format!("port_value: {admin}"));
+        c.edit(f, "static_resources:\n", &format!("static_resources:\n  listeners:\n  - name: l\n    address:\n      socket_address: {{address: 127.0.0.1, port_value: {listener}}}\n    filter_chains: []\n"));
+    }
+    let student = Student::start(&c.file("bootstrap.yaml"), admin);
+    let wrapper = Wrapper::new();
+    let grade = || c.grade().param(&format!("admin_port={admin}"));
+    let run = |g: Grade| -> Graded {
+        let out = g.command_with(Some(&wrapper)).output().unwrap();
+        Graded { code: out.status.code(), stdout: String::from_utf8_lossy(&out.stdout).into(), stderr: String::new(), json: serde_json::from_slice(&out.stdout).ok(), envoy_pids: vec![] }
+    };
+    let (probed, launched) = (run(grade()), run(grade().launch()));
+    drop(student);
+    assert_same(&probed, &launched);
+    let why = "bootstrap.yaml was not given to Envoy, for the grading machine's safety: `.static_resources.listeners` would have Envoy open ports";
+    for id in ["bootstrap.validates", "node.live", "ready.body_live"] {
+        assert_eq!(probed.status(id), "fail", "{id}");
+        assert!(probed.message(id).contains(why), "{id}: {}", probed.message(id));
+    }
+    // Neither file was given to Envoy: it never started.
+    assert!(wrapper.starts().is_empty(), "{:?}", wrapper.starts());
+    // In the text report, the reason is said once; the other checks point to it.
+    let text = grade().text().run().stdout;
+    assert_eq!(text.matches("would have Envoy open ports").count(), 2, "{text}"); // bootstrap.yaml's and boot-typo.yaml's
+    assert!(text.contains("(as for bootstrap.validates)"), "{text}");
+}
+
+#[test]
+fn a_camel_case_spelling_writes_no_file_either() {
+    // Envoy takes `accessLogPath` as `access_log_path`; so does the screen.
+    let c = Copy::sample();
+    let target = tempfile::tempdir().unwrap();
+    let log = target.path().join("camel.log");
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "admin:\n  address:", &format!("admin:\n  accessLogPath: {}\n  address:", log.display()));
+    }
+    c.grade().launch().run().assert_full_marks();
+    assert!(!log.exists(), "Envoy wrote the camel-case access log");
+}
+
+#[test]
+fn what_reads_files_or_runs_code_is_refused_by_name() {
+    let cases = [
+        (
+            "admin:\n  access_log:\n  - name: stdout\n    typed_config:\n      \"@type\": type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog\n      log_format:\n        text_format_source:\n          filename: /etc/hostname\n  address:",
+            "`.admin.access_log[0].typed_config.log_format.text_format_source.filename` would have Envoy read files of the grading machine",
+        ),
+        (
+            "admin:\n  access_log:\n  - name: lua\n    typed_config:\n      \"@type\": type.googleapis.com/envoy.extensions.access_loggers.wasm.v3.WasmAccessLog\n  address:",
+            "`.admin.access_log[0].typed_config` loads the extension envoy.extensions.access_loggers.wasm.v3.WasmAccessLog, which the grader does not run",
+        ),
+    ];
+    for (edit, why) in cases {
+        let c = Copy::sample();
+        c.edit("bootstrap.yaml", "admin:\n  address:", edit);
+        let g = c.grade().launch().run();
+        assert_eq!(g.status("bootstrap.validates"), "fail");
+        assert!(g.message("bootstrap.validates").contains(why), "{}", g.message("bootstrap.validates"));
+        // boot-typo.yaml, untouched, is still Envoy's to reject.
+        assert_eq!(g.status("typo.rejected"), "pass");
+    }
+}

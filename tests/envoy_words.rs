@@ -5,19 +5,6 @@
 
 use crate::common::*;
 
-/// What the lab asks: `envoy --mode validate -c FILE > OUT 2>&1; echo rc=$? >> OUT`,
-/// run with the real Envoy on the student's own file, in the submission's directory.
-fn student_validates(c: &Copy, file: &str, out: &str) {
-    let script = format!("\"$ENVOY\" --mode validate -c {file} > {out} 2>&1; echo rc=$? >> {out}");
-    let status = std::process::Command::new("sh")
-        .args(["-c", &script])
-        .env("ENVOY", envoy())
-        .current_dir(c.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// The sample with `from` changed to `to` in both bootstraps, and 04-validate.txt and
 /// 05-typo.txt made again by running Envoy on them.
 fn broken(from: &str, to: &str) -> Copy {
@@ -31,8 +18,8 @@ fn broken(from: &str, to: &str) -> Copy {
 }
 
 /// The student's file holds the grader's finding; what is shown is Envoy's reason,
-/// short, and none of the grader's copy: by validation, and by a launch if `launched`
-/// (a launched Envoy's endpoints are the grader's, so a wrong port is not seen there).
+/// short, and none of the grader's copy: by validation, and by the live checks if
+/// `launched` (which Envoy refuses to run, so they say why).
 fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
     // Protobuf puts one to three spaces between words, differently in every run.
     let text = c.read("04-validate.txt");
@@ -49,10 +36,13 @@ fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
     if !launched {
         return;
     }
-    let g = c.grade().launch().run();
-    let m = g.message("node.live");
-    assert!(m.contains("Envoy exited") && m.contains(reason), "{m}");
-    assert_copy_left_out(&m);
+    // Envoy rejects the file: no Envoy can run it, in either live mode, for that reason.
+    for g in [c.grade().launch().run(), c.grade().param("admin_port=1").run()] {
+        let m = g.message("node.live");
+        assert_eq!(g.status("node.live"), "fail", "{m}");
+        assert!(m.contains("Envoy rejects your bootstrap.yaml, so no Envoy can run it") && m.contains(reason), "{m}");
+        assert_copy_left_out(&m);
+    }
 }
 
 /// Nothing of the grader's copy: no JSON or protobuf dump, no rewritten address, no

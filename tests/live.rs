@@ -72,9 +72,9 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
         assert_eq!(g.status(id), "error", "{id}");
     }
     let m = g.message("node.live");
-    assert!(m.contains(&format!("the Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
+    assert!(m.contains(&format!("The Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
     assert!(m.contains("ledger-7c9d4f-x2k8p"), "{m}");
-    assert!(m.ends_with("stop it and start it again with the file"), "{m}");
+    assert!(m.ends_with("Stop it and start it again with the file."), "{m}");
     assert_eq!(g.code, Some(2));
 }
 
@@ -109,27 +109,31 @@ fn probe_mode_refuses_an_envoy_started_before_the_metadata_changed() {
     assert_eq!(g.status("node.live"), "error");
     let m = g.message("node.live");
     assert!(m.contains("runs your node but not your bootstrap.yaml as it is now (they differ in node.metadata)"), "{m}");
-    assert!(m.contains("stop it and start it again with the file"), "{m}");
+    assert!(m.contains("Stop it and start it again with the file."), "{m}");
     assert_eq!(g.code, Some(2));
 }
 
 #[test]
-fn launch_mode_blames_the_bootstrap_envoy_rejects() {
-    // Envoy writes its admin address before it rejects the configuration, so the probe
-    // alone would say "nothing listens there" and blame the grader.
+fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
+    // Envoy writes its admin address before it rejects the configuration, so a probe
+    // alone would say "nothing listens there" and blame the grader. No Envoy can run
+    // the file: the live checks say why, in Envoy's words, whether probed or launched.
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "cluster_name: xds-grpc", "cluster_name: xds-grcp");
-    let g = c.grade().launch().run();
-    for id in ["node.live", "ready.code_live", "report.ready_live"] {
-        assert_eq!(g.status(id), "fail", "{id}: {}", g.message(id));
+    let wrapper = Wrapper::new();
+    for run in [c.grade().launch(), c.grade().param(&format!("admin_port={}", free_port()))] {
+        let out = run.command_with(Some(&wrapper)).output().unwrap();
+        let g: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for id in ["node.live", "ready.code_live", "report.ready_live"] {
+            let check = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+            assert_eq!(check["status"], "fail", "{id}: {}", check["message"]);
+        }
+        let m = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap()["message"].as_str().unwrap().to_string();
+        assert!(m.contains("Envoy rejects your bootstrap.yaml") && m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
+        assert_eq!(out.status.code(), Some(1));
     }
-    let m = g.message("node.live");
-    assert!(m.contains("Envoy exited") && m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
-    assert_eq!(g.code, Some(1));
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    // Only the validations ran: nothing was launched from the rejected file.
+    assert!(wrapper.starts().iter().all(|s| s.contains("--mode validate")), "{:?}", wrapper.starts());
 }
 
 #[test]
@@ -150,18 +154,27 @@ fn nothing_listening_tells_how_to_start_envoy() {
 }
 
 #[test]
-fn a_bootstrap_with_another_admin_port_is_said_so() {
-    // Envoy's usual 9901 in the file, where the student's Envoy listens; the grader
-    // probes the lab's port (here a free one), where nothing does.
-    let lab_port = free_port();
+fn a_bootstrap_with_another_admin_port_is_probed_on_that_port() {
+    // Envoy's usual 9901 in the file, say: the student's Envoy listens where the file
+    // says; nothing answers at the lab's port, so it is read there, as a launched one
+    // would be. The port is step 4's mistake.
+    let (theirs, lab_port) = (free_port(), free_port());
     let c = Copy::sample();
-    c.edit("bootstrap.yaml", "port_value: 9982", "port_value: 9901");
-    let g = c.grade().param(&format!("admin_port={lab_port}")).run();
-    assert_eq!(g.status("node.live"), "error");
-    let m = g.message("node.live");
-    assert!(m.contains("connection refused"), "{m}");
-    let said = format!("Your bootstrap.yaml sets admin port 9901, but the grader probes port {lab_port}, the lab's admin port (see bootstrap.admin_port): set that port in the file, stop your Envoy, then start Envoy as step 6 says");
-    assert!(m.contains(&said), "{m}");
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "port_value: 9982", &format!("port_value: {theirs}"));
+    }
+    let envoy = Student::start(&c.file("bootstrap.yaml"), theirs);
+    // Whether the lab's admin URL follows its admin port or is given outright.
+    for g in [c.grade().param(&format!("admin_port={lab_port}")), c.grade().param(&format!("admin=http://127.0.0.1:{lab_port}"))] {
+        let g = g.run();
+        assert_eq!(g.status("bootstrap.admin_port"), "fail");
+        for id in ["node.live", "ready.code_live", "ready.state_live", "report.ready_live"] {
+            assert_eq!(g.status(id), "pass", "{id}: {}", g.message(id));
+        }
+        assert!(g.report()["live_source"].as_str().unwrap().contains(&format!("127.0.0.1:{theirs}")));
+        assert_eq!(g.failing_steps(), [4].into());
+    }
+    drop(envoy);
 }
 
 /// A fake admin port that accepts and then does `what` with each connection.
@@ -245,7 +258,7 @@ fn launch_mode_never_runs_a_refused_bootstrap() {
     let g: serde_json::Value = serde_json::from_slice(&out_.stdout).unwrap();
     let node_live = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap();
     assert_eq!(node_live["status"], "fail");
-    assert!(node_live["message"].as_str().unwrap().contains(".static_resources.listeners` is not allowed: listeners open ports"));
+    assert!(node_live["message"].as_str().unwrap().contains("`.static_resources.listeners` would have Envoy open ports"), "{node_live}");
     // Envoy never saw bootstrap.yaml: the only start is the validation of boot-typo.yaml.
     let starts = wrapper.starts();
     assert!(starts.iter().all(|s| s.contains("boot-typo.yaml")), "{starts:?}");

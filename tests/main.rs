@@ -2,18 +2,27 @@
 //! test builder and the submissions they break on purpose.
 
 mod common;
+mod absent;
 mod audience;
 mod batch;
 mod class;
 mod cli;
+mod consumers;
+mod envoy_modes;
 mod envoy_safety;
 mod envoy_words;
 mod formats;
+mod fuzz;
 mod golden;
+mod hostile;
 mod kinds;
+mod languages;
 mod live;
+mod out;
 mod messages;
+mod midlab;
 mod process;
+mod properties;
 mod reference;
 mod reports;
 mod skips;

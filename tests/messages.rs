@@ -29,6 +29,26 @@ fn full_width_characters_from_an_input_method_are_named() {
     assert!(why(&c, "report.explanations").contains("lines 6, 7 and 8 have `－` (U+FF0D), a full-width `-`"));
 }
 
+/// A file of look-alikes on every line, near the size cap, in four files: the
+/// diagnosis costs time linear in each file, and bounded for the submission (it had
+/// re-run each check once per line tried: 85 s for four such files).
+#[test]
+fn a_file_full_of_look_alikes_is_diagnosed_in_bounded_time() {
+    let c = Copy::sample();
+    let line = "note－x＝y－z\n";
+    let big = format!("role＝sidecar\n{}", line.repeat((1 << 20) / line.len() - 2));
+    for file in ["01-args.txt", "02-env.txt", "03-mesh.txt", "07-identity.txt"] {
+        c.write(file, &big);
+    }
+    let start = std::time::Instant::now();
+    let g = c.grade().no_envoy().run();
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(60), "took {took:?}");
+    assert_eq!(g.status("args.role"), "fail");
+    // Still diagnosed.
+    assert!(g.message("args.role").contains("line 1 has `＝` (U+FF1D), a full-width `=`"), "{}", g.message("args.role"));
+}
+
 #[test]
 fn full_width_punctuation_in_prose_is_no_slip() {
     // Chinese prose keeps its own punctuation: nothing fails, nothing is noted.
@@ -120,4 +140,15 @@ fn a_value_off_by_a_common_slip_names_the_slip() {
 #[test]
 fn a_json_difference_is_said_against_its_source_and_place() {
     edited_says("06-node.json", "\"mesh-payments\"", "\"mesh-x\"", "node.matches_bootstrap", &["06-node.json is not the node of your bootstrap.yaml: `.metadata.MESH_ID` has another value"]);
+}
+
+/// json_subset: a variable of the mesh config's proxyMetadata that istio-proxy lacks is
+/// named, with why it matters.
+#[test]
+fn a_proxy_metadata_variable_missing_from_the_env_is_named() {
+    let c = Copy::sample();
+    let inject = c.read("inject.yaml");
+    let at = inject.find("        - name: ISTIO_META_DNS_CAPTURE\n          value: \"true\"\n").unwrap();
+    c.write("inject.yaml", format!("{}{}", &inject[..at], &inject[at + "        - name: ISTIO_META_DNS_CAPTURE\n          value: \"true\"\n".len()..]));
+    says(&c, "inject.proxy_metadata", &["`.ISTIO_META_DNS_CAPTURE` is missing: those variables come from the mesh config", "--meshConfigFile"]);
 }

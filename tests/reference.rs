@@ -40,7 +40,9 @@ fn step_0_ties_inject_yaml_to_the_lab_files() {
     for id in ["inject.domain", "inject.cert_provider", "inject.workload_name", "inject.token_audience", "inject.proxy_metadata"] {
         assert_eq!(g.status(id), "fail", "{id}");
     }
-    assert_eq!(g.check("inject.proxy_metadata")["found"], r#"["ISTIO_META_DNS_AUTO_ALLOCATE"]"#);
+    // The variable that differs is named, with the value found and the one expected.
+    assert_eq!((&g.check("inject.proxy_metadata")["found"], &g.check("inject.proxy_metadata")["expected"]), (&"false".into(), &"true".into()));
+    assert!(g.message("inject.proxy_metadata").starts_with("`.ISTIO_META_DNS_AUTO_ALLOCATE` has another value: "), "{}", g.message("inject.proxy_metadata"));
     // The sample's own answers do not fit C's revision nor D's annotations and labels.
     let g = Grade::sample().params(fixture("lab-c/params.yaml")).no_envoy().run();
     assert_eq!(g.check("inject.ca_addr")["expected"], "istiod-canary.mesh-system.svc:15012");

@@ -46,7 +46,8 @@ fn text_report_for_a_student_shows_where_why_and_hint_but_not_the_answer() {
 #[test]
 fn colour_follows_the_flag_and_no_color() {
     let always = Grade::sample().no_envoy().text().args(&["--color", "always"]).run();
-    assert!(always.stdout.contains("\u{1b}[32mPASS"));
+    // A step that passed is one line, its score green.
+    assert!(always.stdout.contains("\u{1b}[32m18/18"), "{}", always.stdout);
     let never = Grade::sample().no_envoy().text().args(&["--color", "never"]).run();
     assert!(!never.stdout.contains('\u{1b}'));
     // auto: not a terminal here, and NO_COLOR is honoured anyway.
@@ -68,7 +69,9 @@ fn exit_codes() {
     assert!(g.stderr.contains("warning"));
     // Bad usage.
     Command::cargo_bin("labcheck").unwrap().args(["grade", "--format", "xml"]).assert().code(2);
-    Command::cargo_bin("labcheck").unwrap().args(["grade", "/nonexistent/dir"]).assert().code(2).stderr(predicates::str::contains("not a directory"));
+    Command::cargo_bin("labcheck").unwrap().args(["grade", "/nonexistent/dir"]).env_remove("LANG").env_remove("LC_ALL").assert().code(2).stderr(predicates::str::contains("/nonexistent/dir does not exist"));
+    Command::cargo_bin("labcheck").unwrap().args(["grade", "--lang", "ko", "/nonexistent/dir"]).assert().code(2).stderr(predicates::str::contains("/nonexistent/dir 폴더가 없습니다"));
+    Command::cargo_bin("labcheck").unwrap().arg("grade").arg(sample().join("01-args.txt")).args(["--lang", "zh"]).assert().code(2).stderr(predicates::str::contains("01-args.txt 不是目录"));
     Command::cargo_bin("labcheck").unwrap().args(["grade", "--param", "nope=1"]).arg(sample()).assert().code(2).stderr(predicates::str::contains("no param `nope`"));
 }
 

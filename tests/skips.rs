@@ -43,7 +43,7 @@ fn graded_alike(copies: &[Copy], with: impl Fn(Grade) -> Grade) -> Vec<Value> {
 }
 
 #[test]
-fn without_envoy_missing_files_skip_what_the_reference_skips() {
+fn without_envoy_file_problems_skip_what_the_reference_skips() {
     let copies = broken_copies(&["bootstrap.yaml", "06-ready.txt", "06-node.json"]);
     let reports = graded_alike(&copies, |g| g.no_envoy());
     let skips = skipped(&reports[0]);
@@ -60,7 +60,7 @@ fn without_envoy_missing_files_skip_what_the_reference_skips() {
 }
 
 #[test]
-fn without_live_checks_missing_files_skip_what_the_reference_skips() {
+fn without_live_checks_file_problems_skip_what_the_reference_skips() {
     let copies = broken_copies(&["bootstrap.yaml", "06-ready.txt", "06-node.json"]);
     let reports = graded_alike(&copies, |g| g.arg("--no-live"));
     let skips = skipped(&reports[0]);

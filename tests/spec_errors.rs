@@ -56,7 +56,7 @@ fn undefined_variable_with_line_and_column() {
 #[test]
 fn syntax_error_with_line() {
     let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\ncheckss: []\n"));
-    assert_eq!(e, ["bad.yaml:10:1: unknown field `checkss`, expected one of `lab`, `title`, `submission`, `steps`, `params`, `defs`, `sources`, `let`, `checks`"]);
+    assert_eq!(e, ["bad.yaml:10:1: unknown field `checkss`, expected one of `lab`, `title`, `submission`, `translations`, `steps`, `params`, `defs`, `sources`, `let`, `checks`, `envoy`"]);
     let e = spec_errors(&format!("{HEAD}let:\n  x: 'if $word then 1'\nchecks: []\n"));
     assert_eq!(e, ["bad.yaml:9:22: let `x`: jq: expected else or end, found end of expression"]);
 }
@@ -153,4 +153,42 @@ fn one_file_is_read_in_one_format() {
     let e = spec_errors(&format!("{HEAD}sources:\n  a: {{file: r.txt, format: kv}}\n  b: {{file: r.txt, format: text}}\nchecks: []\n"));
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].ends_with("source `b` reads r.txt in another format than source `a`; a submission file has one format"), "{e:?}");
+}
+
+/// A kind owns its fields: one of no kind is said to be no field at all, and the
+/// kind's own are listed.
+#[test]
+fn a_field_of_no_kind_is_named_with_the_fields_there_are() {
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: exists\n    file: f.txt\n    hnit: h\n"));
+    assert_eq!(e, ["bad.yaml:14:5: check `a`: `hnit` is not a field of a check (kind exists has: id, step, title, kind, file, hint, points, hidden, where, why, explain)"]);
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f.txt\n    matches: x\n    min: lots\n"));
+    assert_eq!(e, ["bad.yaml:15:5: check `a`: `min` must be a whole number, 0 or more"]);
+}
+
+/// What is validated is what the spec's sources say: an envoy_validate check of a file
+/// no source validates is refused, with the source to add.
+#[test]
+fn an_envoy_validate_check_needs_its_source() {
+    let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: envoy_validate\n    file: b.yaml\n    nonzero: true\n"));
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e[0].contains("the spec runs Envoy, so it needs an `envoy:` section"), "{e:?}");
+    assert_eq!(e[1], "bad.yaml:9:5: check `a`: no source validates b.yaml: add one such as `validate: {envoy_validate: b.yaml}` to `sources`");
+}
+
+/// A spec is read as a lab file is: a FIFO given as the spec is refused at once, never
+/// opened (which would wait for a writer), and so is a file over the size cap.
+#[test]
+fn a_spec_that_is_no_regular_file_or_too_large_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("spec.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = Command::cargo_bin("labcheck").unwrap().args(["spec", "--spec"]).arg(&fifo).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a named pipe, not a regular file"), "{}", String::from_utf8_lossy(&out.stderr));
+    let big = dir.path().join("big.yaml");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(64 << 20).unwrap();
+    let out = Command::cargo_bin("labcheck").unwrap().args(["spec", "--spec"]).arg(&big).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the spec"), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -41,7 +41,7 @@ fn isolated(c: &Copy, file: &str, exists_id: &str, says: &str) -> Graded {
 }
 
 #[test]
-fn missing_file() {
+fn file_problem() {
     let c = Copy::sample();
     c.remove("07-identity.txt");
     isolated(&c, "07-identity.txt", "identity.exists", "07-identity.txt is missing");
@@ -244,8 +244,10 @@ fn a_submission_named_with_escapes_is_shown_escaped_in_every_format() {
     let json = std::fs::read_to_string(out.path().join("ep__31m__x.json")).unwrap();
     let report: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(report["submission"], shown);
-    let class = std::fs::read_to_string(out.path().join("class.json")).unwrap();
-    assert!(class.contains(r#""name": "ep__31m__x""#), "{class}");
+    // The class files name it by its own name, escaped.
+    let class: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("class.json")).unwrap()).unwrap();
+    assert_eq!(class["submission_scores"][0]["name"], "ep\\e[31m\\u{202e}\\u{7}x", "{class}");
+    assert_eq!(class["submission_scores"][0]["report"], "ep__31m__x", "{class}");
     for file in std::fs::read_dir(out.path()).unwrap() {
         let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
         assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'));

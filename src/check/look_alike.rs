@@ -1,59 +1,89 @@
 //! Characters that look like the ASCII a lab asks for but are not: an input method's
 //! full-width forms (`＝`, `：`, `－`), its full-width space, and dashes. When a failing
 //! text check would pass with them made plain, the failure says which one, on which line.
+//! The check is re-run once, on the whole file made plain: linear in the file, and
+//! bounded per submission.
 //!
 //! Why: `typo_rc＝1` reads as right on screen, and "there is no `typo_rc=` line" alone
 //! leaves a student typing in Chinese or Japanese mode no way to see the mistake.
 
-use super::{Cx, Verdict};
+use crate::lang::{checks::Checks, t};
+use super::Cx;
 use crate::result::Status;
-use crate::spec::{Check, CheckKind};
+use crate::source::artifacts::Artifact;
+use crate::spec::Check;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
 
-/// Lines tried one at a time to find the one to blame; a file with more lines of such
-/// characters gets the note for its first ones only (the check runs once per line tried).
-const MAX_LINES_TRIED: usize = 50;
+/// Bytes of text re-checked with look-alikes made plain, per submission: a few times
+/// the largest file a submission may hold, so every ordinary failure is diagnosed and
+/// a file of look-alikes on every line costs a bounded, linear amount of work.
+const BUDGET: usize = 4 * crate::input::file::MAX_SUBMISSION_BYTES as usize;
 /// Lines named in one note.
 const MAX_LINES_NAMED: usize = 3;
 
-/// The sentence to add to `failed`, if making the look-alikes plain would pass the check.
-pub fn note(check: &Check, cx: &Cx, failed: &Verdict, run: impl Fn(&Cx) -> Verdict) -> Option<String> {
-    let text_kind = matches!(
-        check.kind,
-        CheckKind::KvLine { .. } | CheckKind::RcLine { .. } | CheckKind::TextContains { .. } | CheckKind::TextMatches { .. } | CheckKind::LineCount { .. }
-    );
-    let text = cx.artifact.text().ok()?;
-    if !text_kind || failed.status != Status::Fail || !text.chars().any(|c| plain(c).is_some()) {
-        return None;
+/// The look-alike diagnosis of one submission: each file made plain at most once, and
+/// at most [`BUDGET`] bytes of checks re-run on plain text.
+#[derive(Default)]
+pub struct Diagnosis {
+    /// Per file name: the file with its look-alikes made plain, or `None` if it has none.
+    plain: RefCell<HashMap<String, Option<Rc<Artifact>>>>,
+    spent: Cell<usize>,
+}
+
+impl Diagnosis {
+    /// The sentence to add to the failure of `check`, if making the look-alikes plain
+    /// passes it: which character, on which line(s). One re-run of the check, on the
+    /// whole file made plain; the kind says which lines its pass rests on.
+    pub fn note(&self, check: &Check, cx: &Cx) -> Option<String> {
+        if !check.kind.reads_text() {
+            return None;
+        }
+        let plain = self.plain_of(cx.artifact)?;
+        let size = plain.text().map_or(0, str::len);
+        if self.spent.get() + size > BUDGET {
+            return None;
+        }
+        self.spent.set(self.spent.get() + size);
+        let plain_cx = Cx { artifact: &plain, ..*cx };
+        let passed = check.kind.run(&plain_cx);
+        if passed.status != Status::Pass {
+            return None;
+        }
+        let text = cx.artifact.text().ok()?;
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let has = |n: &usize| lines.get(n.wrapping_sub(1)).is_some_and(|l| l.chars().any(|c| plain_char(c).is_some()));
+        let mut blamed: Vec<usize> = check.kind.lines_used(cx, &plain_cx, &passed).into_iter().filter(has).collect();
+        blamed.truncate(MAX_LINES_NAMED);
+        let c = match blamed.first() {
+            Some(n) => lines[n - 1].chars().find(|c| plain_char(*c).is_some())?,
+            None => text.chars().find(|c| plain_char(*c).is_some())?,
+        };
+        let numbers: Vec<String> = blamed.iter().map(usize::to_string).collect();
+        let what = describe(c);
+        Some(match numbers.as_slice() {
+            [] => t!(Checks::LookAlikeFile, what = what),
+            [one] => t!(Checks::LookAlikeLine, lines = one, what = what),
+            many => t!(Checks::LookAlikeLines, lines = crate::lang::list(many), what = what),
+        })
     }
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let with = |plain_lines: &dyn Fn(usize) -> bool| {
-        let changed: String = lines.iter().enumerate().map(|(i, l)| if plain_lines(i) { made_plain(l) } else { l.to_string() }).collect();
-        let artifact = cx.artifact.with_text(changed);
-        run(&Cx { artifact: &artifact, ..*cx })
-    };
-    if with(&|_| true).status != Status::Pass {
-        return None;
+
+    /// The artifact with its look-alikes made plain, made once per file.
+    fn plain_of(&self, artifact: &Artifact) -> Option<Rc<Artifact>> {
+        let mut cache = self.plain.borrow_mut();
+        cache
+            .entry(artifact.name.clone())
+            .or_insert_with(|| {
+                let text = artifact.text().ok()?;
+                text.chars().any(|c| plain_char(c).is_some()).then(|| Rc::new(artifact.with_text(made_plain(text))))
+            })
+            .clone()
     }
-    let candidates: Vec<usize> = (0..lines.len()).filter(|i| lines[*i].chars().any(|c| plain(c).is_some())).take(MAX_LINES_TRIED).collect();
-    // The one line that alone makes the difference; else every line that changes what
-    // the check found (a count of lines, say).
-    let blamed: Vec<usize> = match candidates.iter().find(|i| with(&|j| j == **i).status == Status::Pass) {
-        Some(i) => vec![*i],
-        None => candidates.into_iter().filter(|i| with(&|j| j == *i).found != failed.found).take(MAX_LINES_NAMED).collect(),
-    };
-    let first = *blamed.first()?;
-    let c = lines[first].chars().find(|c| plain(*c).is_some())?;
-    let numbers: Vec<String> = blamed.iter().map(|i| (i + 1).to_string()).collect();
-    let which = match numbers.as_slice() {
-        [one] => format!("line {one} has"),
-        [init @ .., last] => format!("lines {} and {last} have", init.join(", ")),
-        [] => return None,
-    };
-    Some(format!("{which} {}; typed as plain ASCII (an input method in half-width mode), it would pass", describe(c)))
 }
 
 /// The ASCII character `c` stands in for, if it is a look-alike.
-fn plain(c: char) -> Option<char> {
+fn plain_char(c: char) -> Option<char> {
     match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
         '\u{3000}' => Some(' '),
@@ -63,15 +93,15 @@ fn plain(c: char) -> Option<char> {
 }
 
 fn made_plain(line: &str) -> String {
-    line.chars().map(|c| plain(c).unwrap_or(c)).collect()
+    line.chars().map(|c| plain_char(c).unwrap_or(c)).collect()
 }
 
 fn describe(c: char) -> String {
     let code = format!("U+{:04X}", c as u32);
-    match (c, plain(c)) {
-        ('\u{3000}', _) => format!("a full-width space ({code}) where a plain space is meant"),
-        ('\u{FF01}'..='\u{FF5E}', Some(p)) => format!("`{c}` ({code}), a full-width `{p}`"),
-        _ => format!("`{c}` ({code}), a dash that looks like `-` but is not one"),
+    match (c, plain_char(c)) {
+        ('\u{3000}', _) => t!(Checks::FullWidthSpace, code = code),
+        ('\u{FF01}'..='\u{FF5E}', Some(p)) => t!(Checks::FullWidth, char = c, code = code, plain = p),
+        _ => t!(Checks::Dash, char = c, code = code),
     }
 }
 

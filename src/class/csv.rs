@@ -32,7 +32,7 @@ pub fn render(stats: &ClassStats) -> std::io::Result<String> {
 /// tab or a carriage return is a formula to Excel, LibreOffice and Google Sheets, and a
 /// student's wrong value is such a cell at will (`=HYPERLINK(...)`); OWASP's remedy is
 /// a leading `'`, which makes the cell text.
-fn text(s: &str) -> String {
+pub(super) fn text(s: &str) -> String {
     if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{s}")
     } else {

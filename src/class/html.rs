@@ -4,7 +4,9 @@
 //! `tr[data-submission=NAME]`, the summary is `dl.summary dd[data-field]`; an element's
 //! `data-field` is its class.json field, and a number's `data-value` is the JSON number
 //! (absent when null) whatever the text shows. Wrong values are
-//! `li[data-value][data-count]` in the `wrong_values` cell, in order.
+//! `li[data-value][data-count]` in the `wrong_values` cell, in order. The checks that
+//! failed most are `#most-failed tr[data-failed-check=ID]`, those the grader could not
+//! evaluate `#grader-errors tr[data-error-check=ID]`.
 
 use super::chart::{self, RateBar};
 use super::{CheckStats, ClassStats};
@@ -59,6 +61,14 @@ svg .good, .swatch.good { fill: var(--good); background: var(--good); }
 svg .fair, .swatch.fair { fill: var(--fair); background: var(--fair); }
 svg .poor, .swatch.poor { fill: var(--poor); background: var(--poor); }
 details summary { cursor: pointer; font-weight: 600; }
+table.rates td.label { width: 45%; }
+table.rates th.meter-col, table.rates td.meter-col { width: 55%; white-space: nowrap; }
+.meter { display: inline-block; vertical-align: middle; width: calc(100% - 64px); height: 14px; background: #eef1f4; border-radius: 3px; }
+.meter span { display: block; height: 100%; border-radius: 3px; }
+.meter .good { background: var(--good); } .meter .fair { background: var(--fair); } .meter .poor { background: var(--poor); }
+.pct { display: inline-block; width: 58px; text-align: right; font-weight: 600; font-variant-numeric: tabular-nums; }
+svg text.count { font-size: 11px; }
+section.errors { border-color: #e8c36a; background: #fffbf0; }
 footer { color: var(--muted); font-size: 13px; padding-bottom: 32px; }
 "#;
 
@@ -78,14 +88,15 @@ pub fn render(s: &ClassStats) -> String {
     } else {
         distribution(&mut out, s);
         rates(&mut out, s);
+        grader_errors(&mut out, s);
         steps(&mut out, s);
         checks(&mut out, s);
         submissions(&mut out, s);
     }
     out.push_str(
-        "</main>\n<footer>Made by labcheck. A pass rate is passed / (passed + failed + errors): a skipped \
-         check was not graded. A wrong value is what a failed check found, or its message when nothing \
-         was found.</footer>\n</body>\n</html>\n",
+        "</main>\n<footer>Made by labcheck. A pass rate is passed / (passed + failed): a skipped check \
+         was not graded, and a check the grader could not evaluate is the grader's problem, not a \
+         student's failure. A wrong value is what a failed check found in a student's file.</footer>\n</body>\n</html>\n",
     );
     out
 }
@@ -115,23 +126,18 @@ fn distribution(out: &mut String, s: &ClassStats) {
     out.push_str("</tbody></table></details>\n</section>\n");
 }
 
+/// Checks listed in "failed most".
+const MOST_FAILED: usize = 15;
+
 fn rates(out: &mut String, s: &ClassStats) {
     let steps: Vec<RateBar> = s
         .steps
         .iter()
         .map(|st| RateBar {
             label: step_name(st.step, &st.title),
-            tip: format!("{}: {} of {} graded checks passed", step_name(st.step, &st.title), st.passed, st.graded),
+            tip: format!("{} of {} graded checks passed", st.passed, st.graded),
             rate: st.pass_rate,
-        })
-        .collect();
-    let checks: Vec<RateBar> = s
-        .checks
-        .iter()
-        .map(|c| RateBar {
-            label: c.id.clone(),
-            tip: format!("{} ({}): {} of {} graded passed, {} skipped", c.id, c.title, c.passed, graded(c), c.skipped),
-            rate: c.pass_rate,
+            band: band(st.pass_rate),
         })
         .collect();
     let (good, fair) = (format!("{:.0}%", GOOD * 100.0), format!("{:.0}%", FAIR * 100.0));
@@ -139,27 +145,86 @@ fn rates(out: &mut String, s: &ClassStats) {
         "<p class=\"legend\">Pass rate:<span class=\"swatch good\"></span>{good} and up\
          <span class=\"swatch fair\"></span>{fair} to {good}<span class=\"swatch poor\"></span>below {fair}</p>"
     );
-    let _ = write!(
+    let _ = write!(out, "<section id=\"rates\">\n<h2>Pass rate per step</h2>\n{legend}\n{}\n</section>\n", chart::rates(&steps, "Pass rate", "Step"));
+    // The checks students failed most: by failures, then by the lowest pass rate.
+    let mut failed: Vec<&CheckStats> = s.checks.iter().filter(|c| c.failed > 0).collect();
+    failed.sort_by(|a, b| b.failed.cmp(&a.failed).then(a.pass_rate.unwrap_or(0.0).total_cmp(&b.pass_rate.unwrap_or(0.0))));
+    let shown = failed.len().min(MOST_FAILED);
+    let _ = write!(out, "<section id=\"most-failed\">\n<h2>Checks students failed most</h2>\n");
+    if failed.is_empty() {
+        out.push_str("<p class=\"muted\">No check failed.</p>\n</section>\n");
+        return;
+    }
+    let _ = writeln!(
         out,
-        "<section id=\"rates\">\n<h2>Pass rate per step</h2>\n{legend}\n{}\n<h2>Pass rate per check</h2>\n{}\n</section>\n",
-        chart::rates(&steps, "Pass rate per step"),
-        chart::rates(&checks, "Pass rate per check"),
+        "<p class=\"legend\">{} of {} checks failed for at least one submission; the {shown} failed most, by the share of graded submissions that failed each.</p>",
+        failed.len(),
+        s.checks.len()
     );
+    out.push_str("<table class=\"rates\"><thead><tr><th>Check</th><th class=\"n\">Failed</th><th class=\"meter-col\">Failed by</th></tr></thead><tbody>\n");
+    for c in &failed[..shown] {
+        let rate = ratio(c.failed, c.passed + c.failed);
+        let _ = writeln!(
+            out,
+            "<tr data-failed-check=\"{id}\" title=\"{}\"><td class=\"label\"><code>{id}</code><div class=\"muted\">{}</div></td>{}<td class=\"meter-col\"><div class=\"meter\"><span class=\"poor\" style=\"width:{:.1}%\"></span></div><span class=\"pct\">{}</span></td></tr>",
+            esc(&format!("{} failed, {} passed, {} could not be evaluated, {} skipped", c.failed, c.passed, c.errors, c.skipped)),
+            esc(&c.title),
+            number("td", "failed", Some(c.failed)),
+            rate.unwrap_or(0.0) * 100.0,
+            percent(rate),
+            id = esc(&c.id),
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n");
+}
+
+/// Checks the grader could not evaluate, apart from students' failures: a lab file
+/// missing or Envoy not found is set-up to fix, not a lesson to teach again.
+fn grader_errors(out: &mut String, s: &ClassStats) {
+    let errors: Vec<&CheckStats> = s.checks.iter().filter(|c| c.errors > 0).collect();
+    if errors.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<section id=\"grader-errors\" class=\"errors\">\n<h2>Checks the grader could not evaluate</h2>\n<p>Not counted as \
+         students' failures, nor in pass rates: the grader's set-up (a lab file, Envoy) is why. Each submission's \
+         report says what was missing. {} check(s), {} time(s) in all.</p>",
+        errors.len(),
+        errors.iter().map(|c| c.errors).sum::<usize>()
+    );
+    out.push_str("<table><thead><tr><th>Check</th><th class=\"n\">Submissions</th></tr></thead><tbody>\n");
+    for c in errors {
+        let _ = writeln!(
+            out,
+            "<tr data-error-check=\"{id}\"><td><code>{id}</code><div class=\"muted\">{}</div></td>{}</tr>",
+            esc(&c.title),
+            number("td", "errors", Some(c.errors)),
+            id = esc(&c.id),
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n");
+}
+
+/// `num / den`, None when there is nothing to divide.
+fn ratio(num: usize, den: usize) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
 }
 
 fn steps(out: &mut String, s: &ClassStats) {
     out.push_str("<section id=\"steps\">\n<h2>Steps</h2>\n<table>\n<thead><tr><th class=\"n\">Step</th><th>Title</th>\
-                  <th class=\"n\">Passed</th><th class=\"n\">Graded</th><th class=\"n\">Pass rate</th>\
-                  <th class=\"n\">Mean score</th><th class=\"n\">Max score</th></tr></thead>\n<tbody>\n");
+                  <th class=\"n\">Passed</th><th class=\"n\">Graded</th><th class=\"n\">Could not evaluate</th>\
+                  <th class=\"n\">Pass rate</th><th class=\"n\">Mean score</th><th class=\"n\">Max score</th></tr></thead>\n<tbody>\n");
     for st in &s.steps {
         let _ = writeln!(
             out,
-            "<tr data-step=\"{}\">{}{}{}{}{}{}{}</tr>",
+            "<tr data-step=\"{}\">{}{}{}{}{}{}{}{}</tr>",
             st.step,
             number("td", "step", Some(st.step)),
             cell("td", "", "title", None, &esc(&st.title)),
             number("td", "passed", Some(st.passed)),
             number("td", "graded", Some(st.graded)),
+            number("td", "errors", Some(st.errors)),
             rate(st.pass_rate),
             number("td", "mean_score", Some(st.mean_score)),
             number("td", "max_score", Some(st.max_score)),
@@ -174,7 +239,7 @@ fn checks(out: &mut String, s: &ClassStats) {
         let _ = writeln!(
             out,
             "<h3>{}<span class=\"badge {}\">{}</span></h3>\n<table data-checks-of=\"{}\">\n<thead><tr><th>Check</th>\
-             <th class=\"n\">Passed</th><th class=\"n\">Failed</th><th class=\"n\">Errors</th><th class=\"n\">Skipped</th>\
+             <th class=\"n\">Passed</th><th class=\"n\">Failed</th><th class=\"n\">Could not evaluate</th><th class=\"n\">Skipped</th>\
              <th class=\"n\">Pass rate</th><th class=\"wrong\">Most common wrong values</th></tr></thead>\n<tbody>",
             esc(&step_name(st.step, &st.title)),
             band(st.pass_rate),
@@ -213,15 +278,21 @@ fn check_row(out: &mut String, c: &CheckStats) {
 
 fn submissions(out: &mut String, s: &ClassStats) {
     out.push_str("<section id=\"submissions\">\n");
-    table_head(out, &format!("Scores per submission ({})", s.submissions), &[("Submission", ""), ("Score", "n"), ("Max score", "n")]);
+    table_head(
+        out,
+        &format!("Scores per submission ({})", s.submissions),
+        &[("Submission", ""), ("Score", "n"), ("Max score", "n"), ("Status", ""), ("Reports", "")],
+    );
     for sub in &s.submission_scores {
         let _ = writeln!(
             out,
-            "<tr data-submission=\"{}\">{}{}{}</tr>",
+            "<tr data-submission=\"{}\">{}{}{}{}{}</tr>",
             esc(&sub.name),
             cell("td", "", "name", None, &esc(&sub.name)),
             number("td", "score", Some(sub.score)),
             number("td", "max_score", Some(sub.max_score)),
+            cell("td", "", "status", None, &esc(sub.status)),
+            cell("td", "", "report", None, &format!("<code>{}</code>", esc(&sub.report))),
         );
     }
     out.push_str("</tbody></table></details>\n</section>\n");
@@ -238,10 +309,6 @@ fn table_head(out: &mut String, summary: &str, columns: &[(&str, &str)]) {
 
 fn step_name(step: u32, title: &str) -> String {
     if title.is_empty() { format!("Step {step}") } else { format!("Step {step}: {title}") }
-}
-
-fn graded(c: &CheckStats) -> usize {
-    c.passed + c.failed + c.errors
 }
 
 /// `shown` is HTML already; `value`, when given, becomes `data-value`.
@@ -281,7 +348,8 @@ pub fn percent(rate: Option<f64>) -> String {
     rate.map(|r| format!("{:.1}%", r * 100.0)).unwrap_or_else(|| "—".into())
 }
 
-/// Safe in text and in quoted attributes alike.
+/// Safe in text and in quoted attributes alike; a control character or a noncharacter,
+/// which HTML parsers report as errors, is made a visible escape.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -291,6 +359,8 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() || crate::display::is_noncharacter(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }

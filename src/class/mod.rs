@@ -5,28 +5,32 @@
 //! is nothing to divide by):
 //! `{"lab", "title", "submissions", "max_score",
 //! "scores": {"mean", "median", "min", "max", "distribution": [{"score", "count"}]},
-//! "submission_scores": [{"name", "score", "max_score"}],
-//! "steps": [{"step", "title", "passed", "graded", "pass_rate", "mean_score", "max_score"}],
+//! "submission_scores": [{"name", "report", "score", "max_score", "status"}],
+//! "steps": [{"step", "title", "passed", "graded", "errors", "pass_rate", "mean_score", "max_score"}],
 //! "checks": [{"id", "step", "title", "passed", "failed", "errors", "skipped", "pass_rate",
 //! "wrong_values": [{"value", "count"}]}]}`.
-//! A skipped check is not graded; a failed check's wrong value is what was found, or
-//! its message when nothing was (a file missing).
+//! A skipped check is not graded, and a check the grader could not evaluate (an error)
+//! is no student's failure: pass rates are passed / (passed + failed). A wrong value
+//! is what a failed check found in a student's file. A submission's `name` is its
+//! folder's own; `report` names its report files.
 
 mod chart;
 mod csv;
 mod html;
+mod scores;
 mod stats;
 
 pub use stats::{
     stats, CheckStats, ClassStats, ScoreCount, Scores, StepStats, Submission, SubmissionScore, WrongValue, TOP_WRONG,
 };
 
-use std::path::Path;
+/// The class files of `--out`, by name: class.json, class.csv, class.html and the
+/// gradebook scores.csv.
+pub const FILES: [&str; 4] = ["class.json", "class.csv", "class.html", "scores.csv"];
 
-/// Write class.json, class.csv and class.html into `dir`.
-pub fn write(dir: &Path, stats: &ClassStats) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("class.json"), serde_json::to_string_pretty(stats)? + "\n")?;
-    std::fs::write(dir.join("class.csv"), csv::render(stats)?)?;
-    std::fs::write(dir.join("class.html"), html::render(stats))
+/// Every class file's name and content, in the order of [`FILES`].
+pub fn files(subs: &[Submission]) -> std::io::Result<Vec<(&'static str, String)>> {
+    let stats = stats(subs);
+    let contents = [serde_json::to_string_pretty(&stats)? + "\n", csv::render(&stats)?, html::render(&stats), scores::render(subs)?];
+    Ok(FILES.into_iter().zip(contents).collect())
 }

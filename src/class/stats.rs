@@ -8,9 +8,11 @@ use std::collections::BTreeMap;
 /// Wrong values listed per check.
 pub const TOP_WRONG: usize = 5;
 
-/// One graded submission of the batch, under the name the reports use.
+/// One graded submission of the batch: its own name (its folder's, made safe to show)
+/// and the name of its report files in `--out`.
 pub struct Submission<'a> {
     pub name: &'a str,
+    pub report: &'a str,
     pub result: &'a SubmissionResult,
 }
 
@@ -49,8 +51,13 @@ pub struct ScoreCount {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SubmissionScore {
     pub name: String,
+    /// Its report files are `REPORT.json`, `REPORT.txt`, ...
+    pub report: String,
     pub score: u32,
     pub max_score: u32,
+    /// `graded` (every check passed), `failed` (a check failed) or `could not be
+    /// graded` (the grader could not evaluate a check: the score may be too low).
+    pub status: &'static str,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,8 +65,12 @@ pub struct StepStats {
     pub step: u32,
     pub title: String,
     pub passed: usize,
-    /// Checks that passed, failed or errored; a skip was not graded.
+    /// Checks that passed or failed: the grader judged them. A skip was not graded, an
+    /// error could not be.
     pub graded: usize,
+    /// Checks the grader could not evaluate: a set-up problem, not the students'.
+    pub errors: usize,
+    /// passed / graded.
     pub pass_rate: Option<f64>,
     /// Over all submissions, each scoring the points of its checks in this step.
     pub mean_score: f64,
@@ -75,9 +86,11 @@ pub struct CheckStats {
     pub failed: usize,
     pub errors: usize,
     pub skipped: usize,
-    /// passed / (passed + failed + errors).
+    /// passed / (passed + failed): an error is the grader's, not the students'.
     pub pass_rate: Option<f64>,
-    /// The most common, by count descending then value ascending, at most [`TOP_WRONG`].
+    /// The values students wrote that failed the check: the most common, by count
+    /// descending then value ascending, at most [`TOP_WRONG`]. A failure with no value
+    /// found (a file missing) is no wrong value.
     pub wrong_values: Vec<WrongValue>,
 }
 
@@ -91,7 +104,13 @@ pub fn stats(subs: &[Submission]) -> ClassStats {
     let first = subs.first().map(|s| s.result);
     let submission_scores: Vec<SubmissionScore> = subs
         .iter()
-        .map(|s| SubmissionScore { name: s.name.to_string(), score: s.result.score(), max_score: s.result.max_score() })
+        .map(|s| SubmissionScore {
+            name: s.name.to_string(),
+            report: s.report.to_string(),
+            score: s.result.score(),
+            max_score: s.result.max_score(),
+            status: status(s.result),
+        })
         .collect();
     ClassStats {
         lab: first.map(|r| r.lab.clone()).unwrap_or_default(),
@@ -135,8 +154,13 @@ fn scores(mut totals: Vec<u32>) -> Scores {
     }
 }
 
-fn graded(s: Status) -> bool {
-    s != Status::Skip
+/// A submission's outcome, in the gradebook's words.
+pub fn status(r: &SubmissionResult) -> &'static str {
+    match r.worst() {
+        Status::Pass | Status::Skip => "graded",
+        Status::Fail => "failed",
+        Status::Error => "could not be graded",
+    }
 }
 
 fn steps(subs: &[Submission]) -> Vec<StepStats> {
@@ -153,12 +177,13 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
     titles
         .into_iter()
         .map(|(step, title)| {
-            let (mut passed, mut graded_n, mut score_sum, mut max_score) = (0, 0, 0.0, 0);
+            let (mut passed, mut graded_n, mut errors, mut score_sum, mut max_score) = (0, 0, 0, 0.0, 0);
             for s in subs {
                 let (mut score, mut max) = (0, 0);
                 for c in s.result.checks.iter().filter(|c| c.step == step) {
                     passed += usize::from(c.status == Status::Pass);
-                    graded_n += usize::from(graded(c.status));
+                    graded_n += usize::from(matches!(c.status, Status::Pass | Status::Fail));
+                    errors += usize::from(c.status == Status::Error);
                     score += c.points;
                     max += c.max_points;
                 }
@@ -170,6 +195,7 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
                 title: title.to_string(),
                 passed,
                 graded: graded_n,
+                errors,
                 pass_rate: ratio(passed as f64, graded_n),
                 mean_score: ratio(score_sum, subs.len()).unwrap_or(0.0),
                 max_score,
@@ -200,8 +226,9 @@ fn checks(subs: &[Submission]) -> Vec<CheckStats> {
             Status::Pass => st.passed += 1,
             Status::Fail => {
                 st.failed += 1;
-                // Without a found value (a file missing, say) the message is the answer.
-                *wrong.entry(c.found.as_deref().unwrap_or(&c.message)).or_default() += 1;
+                if let Some(found) = &c.found {
+                    *wrong.entry(found).or_default() += 1;
+                }
             }
             Status::Error => st.errors += 1,
             Status::Skip => st.skipped += 1,
@@ -209,7 +236,7 @@ fn checks(subs: &[Submission]) -> Vec<CheckStats> {
     }
     acc.into_values()
         .map(|(mut st, wrong)| {
-            st.pass_rate = ratio(st.passed as f64, st.passed + st.failed + st.errors);
+            st.pass_rate = ratio(st.passed as f64, st.passed + st.failed);
             let mut values: Vec<WrongValue> =
                 wrong.into_iter().map(|(value, count)| WrongValue { value: value.to_string(), count }).collect();
             values.sort_by_key(|w| std::cmp::Reverse(w.count));
@@ -240,6 +267,7 @@ pub(super) mod tests {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         }
     }
 
@@ -248,7 +276,7 @@ pub(super) mod tests {
             lab: "demo".into(),
             title: "Demo lab".into(),
             submission: "x".into(),
-            steps: vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0 }],
+            steps: vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0, not_started: Vec::new() }],
             checks,
             live_source: None,
             elapsed: Duration::ZERO,
@@ -257,7 +285,7 @@ pub(super) mod tests {
     }
 
     pub fn batch(results: &[SubmissionResult]) -> ClassStats {
-        let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, result: r }).collect();
+        let subs: Vec<Submission> = results.iter().map(|r| Submission { name: &r.submission, report: &r.submission, result: r }).collect();
         stats(&subs)
     }
 
@@ -287,14 +315,20 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_failure_without_found_counts_its_message_and_errors_are_not_wrong_values() {
+    fn only_values_students_wrote_are_wrong_values_and_errors_are_not_failures() {
         let results = [
             result(vec![check("c", 1, Status::Fail, 0, 1, None)]),
             result(vec![check("c", 1, Status::Error, 0, 1, Some("x"))]),
+            result(vec![check("c", 1, Status::Fail, 0, 1, Some("y"))]),
+            result(vec![check("c", 1, Status::Pass, 1, 1, None)]),
         ];
-        let c = &batch(&results).checks[0];
-        assert_eq!(c.wrong_values, vec![WrongValue { value: "c: fail".into(), count: 1 }]);
-        assert_eq!(c.pass_rate, Some(0.0));
+        let s = batch(&results);
+        let c = &s.checks[0];
+        assert_eq!(c.wrong_values, vec![WrongValue { value: "y".into(), count: 1 }]);
+        assert_eq!((c.failed, c.errors, c.pass_rate), (2, 1, Some(0.3333)));
+        assert_eq!((s.steps[0].graded, s.steps[0].errors, s.steps[0].pass_rate), (3, 1, Some(0.3333)));
+        let status: Vec<&str> = s.submission_scores.iter().map(|s| s.status).collect();
+        assert_eq!(status, ["failed", "could not be graded", "failed", "graded"]);
     }
 
     #[test]

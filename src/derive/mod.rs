@@ -1,44 +1,20 @@
 //! Values the grader derives itself: params, sources and `let`s, as jq variables.
 //!
-//! A value that cannot be had carries who is to blame, which decides the status of
-//! every check that needs it: the submission (fail), the grader or lab set-up
-//! (error, "could not check"), or a choice of this run (skip).
+//! A value that cannot be had carries who is to blame (see `slot`), which decides the
+//! status of every check that needs it. A value that an expression gives as nothing
+//! (no output, `null`, an empty string) is absent: never something to compare with.
 
+mod origin;
+
+use crate::lang::{checks::Checks, t};
 use crate::jq::{convert, ExprId, Outcome};
+// `pub` only for code of other branches that still imports these from here (they
+// live in `slot`): to become a plain `use` once those are merged.
+pub use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::model::BlameDef;
 use crate::spec::Spec;
 use jaq_json::Val;
 use serde_json::Value;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Blame {
-    /// The submission is wrong or incomplete.
-    Student,
-    /// The grader could not find out (lab file missing, Envoy not found, ...).
-    Grader,
-    /// Not graded in this run (an optional lab file absent, `--no-envoy`).
-    Skip,
-}
-
-#[derive(Debug, Clone)]
-pub struct Unavailable {
-    pub blame: Blame,
-    pub message: String,
-}
-
-impl Unavailable {
-    pub fn student(message: impl Into<String>) -> Self {
-        Unavailable { blame: Blame::Student, message: message.into() }
-    }
-    pub fn grader(message: impl Into<String>) -> Self {
-        Unavailable { blame: Blame::Grader, message: message.into() }
-    }
-    pub fn skip(message: impl Into<String>) -> Self {
-        Unavailable { blame: Blame::Skip, message: message.into() }
-    }
-}
-
-pub type Slot = Result<Value, Unavailable>;
 
 /// Every spec variable's value (or why it has none), in the jq program's order.
 /// Values are kept in jaq's form: they are only ever read by expressions.
@@ -51,6 +27,14 @@ pub struct Env<'s> {
     vars: std::cell::OnceCell<Val>,
     /// Whether the value comes (partly) from the submission.
     student: Vec<bool>,
+}
+
+/// Why an expression gave no value to use.
+enum NoValue {
+    /// It ran and gave nothing: no output, `null`, or an empty string.
+    Absent,
+    /// It raised an error.
+    Error(String),
 }
 
 impl<'s> Env<'s> {
@@ -88,47 +72,56 @@ impl<'s> Env<'s> {
         }
     }
 
-    /// Evaluate the spec's `let`s, in order.
+    /// Evaluate the spec's `let`s, in order. A let may be `null` (a value a later
+    /// expression tests); only no output or an error leave it without one.
     pub fn derive_lets(&mut self) {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
             // A value it reads that is missing keeps its own blame: a let's `blame` is
             // who answers for the let's own missing value.
             let inherited = self.spec.program.deps(l.expr).iter().any(|d| self.missing[*d].as_ref().is_some_and(|u| !(l.skipped_as_null && u.blame == Blame::Skip)));
-            let value = self.eval_let(l).map_err(|mut u| {
-                if u.message.starts_with(NO_VALUE)
-                    && let Some(m) = &l.missing {
-                        u.message = m.clone();
-                    }
+            let outcome = if l.skipped_as_null { self.run_reading_skipped_as_null(l.expr) } else { self.run(l.expr, Val::Null, None, None) };
+            let value = match outcome {
+                Err(u) => Err(u),
+                Ok(Outcome::Value(v)) => Ok(v),
+                Ok(Outcome::Empty) => Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())),
+                Ok(Outcome::Error(e)) => Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())),
+            };
+            let value = value.map_err(|mut u| {
                 if let Some(b) = l.blame
                     && !inherited
-                    && u.blame != Blame::Skip {
-                        u.blame = match b {
-                            BlameDef::Submission => Blame::Student,
-                            BlameDef::Grader => Blame::Grader,
-                        };
-                    }
+                    && u.blame != Blame::Skip
+                {
+                    u.blame = match b {
+                        BlameDef::Submission => Blame::Student,
+                        BlameDef::Grader => Blame::Grader,
+                    };
+                }
                 u
             });
             self.set_jaq(&l.name.clone(), value, student);
         }
     }
 
-    fn uses_submission(&self, id: ExprId) -> bool {
-        self.spec.program.deps(id).iter().any(|d| self.student[*d])
-    }
-
-    /// A let's value; one that reads skipped variables as null is run with them so.
-    fn eval_let(&self, l: &crate::spec::Let) -> Result<Val, Unavailable> {
-        if !l.skipped_as_null {
-            return self.eval_jaq(l.expr, Val::Null, None, None);
-        }
-        let worst = self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref()).filter(|u| u.blame != Blame::Skip).max_by_key(|u| u.blame);
+    /// [`Env::run`], with the variables this run skips read as null (a let's
+    /// `skipped_as_null`).
+    fn run_reading_skipped_as_null(&self, id: ExprId) -> Result<Outcome, Unavailable> {
+        let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).filter(|u| u.blame != Blame::Skip).max_by_key(|u| u.blame);
         if let Some(u) = worst {
             return Err(u.clone());
         }
         let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
-        self.value_of(l.expr, self.spec.program.run(l.expr, vars, Val::Null, Val::Null, Val::Null))
+        Ok(self.spec.program.run(id, vars, Val::Null, Val::Null, Val::Null))
+    }
+
+    fn uses_submission(&self, id: ExprId) -> bool {
+        self.spec.program.deps(id).iter().any(|d| self.student[*d])
+    }
+
+    /// Whether the expression reads any spec variable (else it is a constant the spec
+    /// author wrote, and means what it says).
+    pub fn derived(&self, id: ExprId) -> bool {
+        !self.spec.program.deps(id).is_empty()
     }
 
     /// Run an expression. If a variable it needs is unavailable, so is its result
@@ -137,9 +130,10 @@ impl<'s> Env<'s> {
         let mut worst: Option<&Unavailable> = None;
         for d in self.spec.program.deps(id) {
             if let Some(u) = &self.missing[*d]
-                && worst.is_none_or(|w| u.blame > w.blame) {
-                    worst = Some(u);
-                }
+                && worst.is_none_or(|w| u.blame > w.blame)
+            {
+                worst = Some(u);
+            }
         }
         if let Some(u) = worst {
             return Err(u.clone());
@@ -156,44 +150,57 @@ impl<'s> Env<'s> {
         self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Skip)
     }
 
-    /// Run an expression for its value; no output or a jq error make it unavailable,
-    /// blamed on the submission if the expression reads from it.
-    pub fn eval(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Slot {
-        self.eval_jaq(id, input, found, expected).map(|v| convert::from_jaq(&v))
-    }
-
-    /// [`Env::eval`], keeping the value in jaq's form.
-    fn eval_jaq(&self, id: ExprId, input: Val, found: Option<&Value>, expected: Option<&Value>) -> Result<Val, Unavailable> {
-        let outcome = self.run(id, input, found, expected)?;
-        self.value_of(id, outcome)
-    }
-
-    /// An expression's outcome as a value; no output or a jq error make it unavailable,
-    /// blamed on the submission if the expression reads from it.
-    fn value_of(&self, id: ExprId, outcome: Outcome) -> Result<Val, Unavailable> {
-        let blame = if self.uses_submission(id) { Blame::Student } else { Blame::Grader };
-        match outcome {
-            Outcome::Value(v) => Ok(v),
-            Outcome::Empty => Err(Unavailable {
-                blame,
-                message: format!("{NO_VALUE} (`{}`)", one_line(&self.spec.program.expr(id).code)),
-            }),
-            Outcome::Error(m) => Err(Unavailable { blame, message: m }),
+    /// The value an expression derives, to compare a student's with. No output, an
+    /// error, `null` or an empty string is no value: unavailable, blamed on the
+    /// submission if the expression reads from it, else on the grader, and said in
+    /// words that name where the value was to come from.
+    pub fn expected(&self, id: ExprId) -> Slot {
+        let value = match self.run(id, Val::Null, None, None)? {
+            Outcome::Value(v) => convert::from_jaq(&v),
+            Outcome::Empty => return Err(self.unavailable(id, NoValue::Absent, None)),
+            Outcome::Error(e) => return Err(self.unavailable(id, NoValue::Error(e), None)),
+        };
+        match &value {
+            Value::Null => Err(self.unavailable(id, NoValue::Absent, None)),
+            Value::String(s) if s.is_empty() => Err(self.unavailable(id, NoValue::Absent, None)),
+            _ => Ok(value),
         }
+    }
+
+    /// Nothing to compare with, at a place within the expected value (a `null` inside
+    /// a derived object): said as [`Env::expected`] says it of the whole.
+    pub fn absent_within(&self, id: ExprId, place: &str) -> Unavailable {
+        let mut u = self.unavailable(id, NoValue::Absent, None);
+        u.message = format!("{} (at `{place}`)", u.message);
+        u
+    }
+
+    /// Nothing to compare with, for a kind that cannot use the value derived (a list
+    /// where text is compared).
+    pub fn unusable(&self, id: ExprId) -> Unavailable {
+        self.unavailable(id, NoValue::Absent, None)
+    }
+
+    fn unavailable(&self, id: ExprId, why: NoValue, missing: Option<&str>) -> Unavailable {
+        let blame = if self.uses_submission(id) { Blame::Student } else { Blame::Grader };
+        let from = origin::words(self.spec, self.spec.program.deps(id));
+        let message = match (why, missing) {
+            (_, Some(m)) => m.to_string(),
+            (NoValue::Absent, None) => t!(Checks::NothingFrom, from = from),
+            (NoValue::Error(e), None) => t!(Checks::NothingReadable, from = from, error = e),
+        };
+        Unavailable { blame, message }
+    }
+
+    /// A predicate: true only if the expression gives `true`.
+    pub fn holds(&self, id: ExprId, found: Option<&Value>, expected: Option<&Value>) -> bool {
+        matches!(self.run(id, Val::Null, found, expected), Ok(Outcome::Value(Val::Bool(true))))
     }
 
     pub fn code(&self, id: ExprId) -> String {
         one_line(&self.spec.program.expr(id).code)
     }
-
-    /// A predicate: true only if the expression gives `true`.
-    pub fn holds(&self, id: ExprId, found: Option<&Value>, expected: Option<&Value>) -> bool {
-        matches!(self.eval(id, Val::Null, found, expected), Ok(Value::Bool(true)))
-    }
 }
-
-/// How a message about an expression without output starts.
-pub const NO_VALUE: &str = "nothing to compare with";
 
 pub fn one_line(code: &str) -> String {
     let s: String = code.split_whitespace().collect::<Vec<_>>().join(" ");

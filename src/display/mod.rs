@@ -75,11 +75,40 @@ pub fn safe_max(s: &str, max: usize) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{1b}' => out.push_str("\\e"),
-            c if c.is_control() || invisible::is_invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if c.is_control() || invisible::is_invisible(c) || is_noncharacter(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
             c => out.push(c),
         }
     }
     out
+}
+
+/// Unicode's noncharacters (U+FDD0..U+FDEF and the last two of every plane): never
+/// text, and U+FFFE and U+FFFF are not even allowed in an XML document.
+pub fn is_noncharacter(c: char) -> bool {
+    let n = c as u32;
+    (0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE
+}
+
+/// Text's width in terminal columns: a CJK character takes two.
+pub fn width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` padded with spaces to `columns` terminal columns.
+pub fn pad(s: &str, columns: usize) -> String {
+    format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
+}
+
+/// Whether this run is in CI: `CI` set to anything but empty, `0` or `false` (as CI
+/// services set it: `true`, `1`, or a service's name).
+pub fn in_ci() -> bool {
+    ci_says(std::env::var("CI").ok().as_deref())
+}
+
+fn ci_says(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false" | "no" | "off"))
 }
 
 #[cfg(test)]
@@ -98,6 +127,28 @@ mod tests {
         let shown = safe(&format!("a{hidden}b"));
         assert_eq!(shown.chars().filter(|c| !c.is_ascii()).count(), 0, "{shown}");
         assert!(shown.starts_with("a\\u{2028}\\u{2029}\\u{ad}") && shown.ends_with("\\u{feff}\\u{85}b"), "{shown}");
+    }
+
+    #[test]
+    fn escapes_noncharacters() {
+        assert_eq!(safe("a\u{fffe}\u{ffff}\u{fdd0}\u{10ffff}\u{1fffe}b\u{fffd}"), "a\\u{fffe}\\u{ffff}\\u{fdd0}\\u{10ffff}\\u{1fffe}b\u{fffd}");
+    }
+
+    #[test]
+    fn ci_is_a_yes() {
+        for yes in ["true", "1", "TRUE", "gitlab", "yes"] {
+            assert!(ci_says(Some(yes)), "{yes}");
+        }
+        for no in [None, Some(""), Some("0"), Some("false"), Some("False"), Some(" "), Some("no"), Some("off")] {
+            assert!(!ci_says(no), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn pads_by_columns() {
+        assert_eq!(pad("张伟", 6), "张伟  ");
+        assert_eq!(pad("bob", 6), "bob   ");
+        assert_eq!(width("李娜x"), 5);
     }
 
     #[test]

@@ -1,22 +1,56 @@
-//! Reading a live Envoy's admin API: GET only, the few endpoints the lab needs, each
-//! with a short timeout and a size cap, so a hung or hostile server cannot stall grading.
+//! Reading a live Envoy's admin API: GET only, each request bounded in time and size,
+//! so a hung or hostile server cannot stall grading. What is read besides the bootstrap
+//! Envoy runs (`/config_dump`) and how long it has run (`/server_info`) is the lab's:
+//! the endpoints and statistics an [`Ask`] names.
 
+use crate::lang::{envoy::EnvoyWords, t};
 use super::recording::{Exchange, Recording, FORMAT};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant, SystemTime};
 
-/// The endpoints the lab looks at, in the order they are asked.
-pub const READY: &str = "/ready";
-pub const STATS: &str = "/stats?filter=%5Econtrol_plane%5C.connected_state%24";
 pub const CONFIG_DUMP: &str = "/config_dump";
 pub const SERVER_INFO: &str = "/server_info";
-const PATHS: [&str; 4] = [READY, STATS, CONFIG_DUMP, SERVER_INFO];
 
 pub const TIMEOUT: Duration = Duration::from_secs(3);
 const MAX_BODY: u64 = 8 << 20;
 
-/// Ask every endpoint; failures are recorded, not returned, so a recording always exists.
-pub fn probe(base: &str, mode: &str) -> Recording {
+/// What to read: endpoints by name (`ready` -> `/ready`) and statistics by full name.
+pub struct Ask<'a> {
+    pub endpoints: &'a [(String, String)],
+    pub stats: &'a [String],
+}
+
+impl Ask<'_> {
+    /// Every path asked, in order: the lab's endpoints, its statistics, then what the
+    /// grader itself needs.
+    fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self.endpoints.iter().map(|(_, p)| p.clone()).collect();
+        paths.extend(self.stats_path());
+        paths.extend([CONFIG_DUMP.to_string(), SERVER_INFO.to_string()]);
+        paths
+    }
+
+    /// `/stats` filtered to exactly the statistics asked for.
+    fn stats_path(&self) -> Option<String> {
+        let names: Vec<String> = self.stats.iter().map(|s| s.replace('.', r"\.")).collect();
+        let regex = match names.as_slice() {
+            [] => return None,
+            [one] => format!("^{one}$"),
+            many => format!("^(?:{})$", many.join("|")),
+        };
+        let encoded: String = regex
+            .chars()
+            .map(|c| match c {
+                'A'..='Z' | 'a'..='z' | '0'..='9' | '.' | '_' | '-' => c.to_string(),
+                other => format!("%{:02X}", other as u32),
+            })
+            .collect();
+        Some(format!("/stats?filter={encoded}"))
+    }
+}
+
+/// Ask every path; failures are recorded, not returned, so a recording always exists.
+pub fn probe(base: &str, mode: &str, ask: &Ask) -> Recording {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .max_redirects(0)
@@ -25,39 +59,52 @@ pub fn probe(base: &str, mode: &str) -> Recording {
         .build()
         .into();
     let base = base.trim_end_matches('/');
+    let stats = ask.stats_path();
     let mut exchanges = Vec::new();
-    for path in PATHS {
-        let e = if path == STATS { steady_stats(&agent, base) } else { get(&agent, base, path) };
+    for (i, path) in ask.paths().iter().enumerate() {
+        let e = if Some(path) == stats.as_ref() { steady_stats(&agent, base, path) } else { get(&agent, base, path) };
         let no_answer = e.error.is_some() && e.status.is_none();
         exchanges.push(e);
-        // Nothing listening, or not answering: the other endpoints would say the same, slower.
-        if no_answer && path == READY {
+        // Nothing listening, or not answering: the other paths would say the same, slower.
+        if no_answer && i == 0 {
             break;
         }
     }
     Recording { format: FORMAT.into(), mode: mode.into(), admin: base.into(), exchanges }
 }
 
-/// The stats answer once its value is steady. An Envoy with no control plane reads
+/// The stats answer once its values are steady. An Envoy with no control plane reads
 /// `control_plane.connected_state: 0`, but for an instant now and then (about 1 read in
 /// 10 000, each time it retries the connection) it reads 1; a grade must not hang on
-/// that. So a value other than 0 is read again, until two reads in a row agree.
-fn steady_stats(agent: &ureq::Agent, base: &str) -> Exchange {
-    let value = |e: &Exchange| e.body.lines().find_map(|l| l.strip_prefix("control_plane.connected_state:")).map(|v| v.trim().to_string());
-    let mut e = get(agent, base, STATS);
+/// that. So an answer with a value other than 0 is read again, until two reads in a row
+/// agree.
+fn steady_stats(agent: &ureq::Agent, base: &str, path: &str) -> Exchange {
+    let values = |e: &Exchange| parse_stats(&e.body);
+    let mut e = get(agent, base, path);
     for _ in 0..3 {
-        if e.error.is_some() || value(&e).is_none_or(|v| v == "0") {
+        if e.error.is_some() || values(&e).values().all(|v| v.as_i64() == Some(0)) {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
-        let again = get(agent, base, STATS);
-        let steady = value(&again) == value(&e);
+        let again = get(agent, base, path);
+        let steady = values(&again) == values(&e);
         e = again;
         if steady {
             break;
         }
     }
     e
+}
+
+/// `name: value` lines; a value that is a whole number is one.
+fn parse_stats(body: &str) -> Map<String, Value> {
+    body.lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| {
+            let v = v.trim();
+            (k.trim().to_string(), v.parse::<i64>().map_or_else(|_| json!(v), |n| json!(n)))
+        })
+        .collect()
 }
 
 fn get(agent: &ureq::Agent, base: &str, path: &str) -> Exchange {
@@ -79,54 +126,76 @@ fn get(agent: &ureq::Agent, base: &str, path: &str) -> Exchange {
 
 fn describe(e: &ureq::Error) -> String {
     match e {
-        ureq::Error::Timeout(_) => format!("no answer within {}s", TIMEOUT.as_secs()),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => "connection refused: nothing listens there".into(),
-        ureq::Error::Io(io) => format!("connection failed: {io}"),
-        ureq::Error::BodyExceedsLimit(_) => format!("answer larger than {} MiB", MAX_BODY >> 20),
-        other => format!("not an HTTP answer ({other})"),
+        ureq::Error::Timeout(_) => t!(EnvoyWords::NoAnswer, n = TIMEOUT.as_secs()),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => t!(EnvoyWords::Refused),
+        ureq::Error::Io(io) => t!(EnvoyWords::ConnectFailed, error = io),
+        ureq::Error::BodyExceedsLimit(_) => t!(EnvoyWords::TooLarge, n = MAX_BODY >> 20),
+        other => t!(EnvoyWords::NotHttp, error = other),
     }
 }
 
-/// The spec's view of a recording, or why the live checks cannot use it.
-pub fn view(rec: &Recording) -> Result<Value, String> {
+/// The spec's view of a recording, or why the live checks cannot use it:
+/// `{mode, admin, <endpoint>: {code, body}, stats: {<name>: value or null}, node,
+/// bootstrap, server_info: {state, version, uptime}}`.
+pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
     let need = |path: &str| -> Result<&Exchange, String> {
         let e = rec.get(path).ok_or_else(|| format!("{} was not asked", shown(path)))?;
         if let Some(err) = &e.error {
-            return Err(format!("{} on {}: {err}", shown(path), rec.admin));
+            return Err(t!(EnvoyWords::AskedOn, path = shown(path), admin = rec.admin, error = err));
         }
         Ok(e)
     };
-    let ready = need(READY)?;
-    let stats = need(STATS)?;
-    let dump = need(CONFIG_DUMP)?;
-    let connected_state = stats
-        .body
-        .lines()
-        .find_map(|l| l.strip_prefix("control_plane.connected_state:"))
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .ok_or_else(|| format!("{} on {} has no control_plane.connected_state (is this an Envoy admin port?)", shown(STATS), rec.admin))?;
-    let dump_json: Value = serde_json::from_str(&dump.body)
-        .map_err(|_| format!("{} on {} is not JSON (is this an Envoy admin port?)", CONFIG_DUMP, rec.admin))?;
-    let bootstrap = dump_json.pointer("/configs/0/bootstrap").cloned().unwrap_or(Value::Null);
-    let node = bootstrap
-        .get("node")
-        .cloned()
-        .ok_or_else(|| format!("{} on {} has no .configs[0].bootstrap.node", CONFIG_DUMP, rec.admin))?;
-    let server_info = rec
-        .get(SERVER_INFO)
-        .and_then(|e| serde_json::from_str::<Value>(&e.body).ok())
-        .unwrap_or(Value::Null);
-    Ok(json!({
-        "mode": rec.mode,
-        "admin": rec.admin,
-        "ready": {"code": ready.status, "body": ready.body.trim_end_matches(['\r', '\n'])},
-        "connected_state": connected_state,
-        "node": node,
-        "bootstrap": bootstrap,
-        "server_info": {"state": server_info.get("state"), "version": server_info.get("version")},
-    }))
+    let mut view = Map::new();
+    view.insert("mode".into(), json!(rec.mode));
+    view.insert("admin".into(), json!(rec.admin));
+    for (name, path) in ask.endpoints {
+        let e = need(path)?;
+        view.insert(name.clone(), json!({"code": e.status, "body": e.body.trim_end_matches(['\r', '\n'])}));
+    }
+    if let Some(path) = ask.stats_path() {
+        let read = parse_stats(&need(&path)?.body);
+        let stats: Map<String, Value> = ask.stats.iter().map(|s| (s.clone(), read.get(s).cloned().unwrap_or(Value::Null))).collect();
+        view.insert("stats".into(), Value::Object(stats));
+    }
+    let dump: Value = serde_json::from_str(&need(CONFIG_DUMP)?.body)
+        .map_err(|_| t!(EnvoyWords::NotJson, path = CONFIG_DUMP, admin = rec.admin))?;
+    let bootstrap = dump.pointer("/configs/0/bootstrap").cloned().unwrap_or(Value::Null);
+    let node = bootstrap.get("node").cloned().ok_or_else(|| t!(EnvoyWords::NoNode, path = CONFIG_DUMP, admin = rec.admin))?;
+    view.insert("node".into(), node);
+    view.insert("bootstrap".into(), bootstrap);
+    let info = rec.get(SERVER_INFO).and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);
+    let uptime = info.get("uptime_current_epoch").and_then(super::fetch::seconds);
+    view.insert("server_info".into(), json!({"state": info.get("state"), "version": info.get("version"), "uptime": uptime}));
+    Ok(Value::Object(view))
 }
 
-fn shown(path: &str) -> &str {
-    if path == STATS { "/stats?filter=control_plane.connected_state" } else { path }
+fn shown(path: &str) -> String {
+    match path.strip_prefix("/stats?filter=") {
+        Some(_) => "/stats".into(),
+        None => path.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stats_asked_for_and_nothing_else() {
+        let one = ["control_plane.connected_state".to_string()];
+        let ask = Ask { endpoints: &[], stats: &one };
+        // The same path as recordings made before the lab named its statistics.
+        assert_eq!(ask.stats_path().unwrap(), "/stats?filter=%5Econtrol_plane%5C.connected_state%24");
+        let two = ["a.b".to_string(), "c".to_string()];
+        assert_eq!(Ask { endpoints: &[], stats: &two }.stats_path().unwrap(), "/stats?filter=%5E%28%3F%3Aa%5C.b%7Cc%29%24");
+        assert_eq!(Ask { endpoints: &[], stats: &[] }.stats_path(), None);
+    }
+
+    #[test]
+    fn stats_lines_are_read_as_numbers_where_they_are() {
+        let read = parse_stats("control_plane.connected_state: 0\ncontrol_plane.identifier: \"\"\nh: P0(nan,1)\n");
+        assert_eq!(read["control_plane.connected_state"], json!(0));
+        assert_eq!(read["control_plane.identifier"], json!("\"\""));
+        assert_eq!(read["h"], json!("P0(nan,1)"));
+    }
 }

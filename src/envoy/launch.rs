@@ -10,10 +10,11 @@
 //! The admin's access logs go to /dev/null (`logs.rs`).
 
 use super::closed_port::ClosedPort;
+use super::limits::{self, Limits};
 use super::process::{self, Guarded, PrivateDir};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long Envoy gets to open its admin port.
@@ -27,6 +28,8 @@ pub struct Launched {
     _dir: PrivateDir,
     _upstream: ClosedPort,
     log: std::path::PathBuf,
+    /// The bootstrap's file name, as Envoy's messages name it.
+    name: String,
     /// `http://127.0.0.1:PORT`
     pub admin: String,
 }
@@ -44,8 +47,19 @@ impl Launched {
     /// the bootstrap), how, with the last thing it logged.
     pub fn exited_within(&mut self, limit: Duration) -> Option<String> {
         let status = self.child.wait_for(limit)?;
-        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        Some(format!("Envoy exited ({status}): {}", super::said::Said::from_log(&log, false).text()))
+        Some(exited(&self.child, status, &self.log, &self.name, ""))
+    }
+}
+
+/// How Envoy exited (`when`: " before ..." or nothing), with the last thing it logged;
+/// in words, when it ran out of a limit or crashed. Starts with "Envoy exited" (a
+/// finding on the file) unless Envoy was killed by something the file did not cause.
+fn exited(child: &Guarded, status: ExitStatus, log: &Path, name: &str, when: &str) -> String {
+    let log = std::fs::read_to_string(log).unwrap_or_default();
+    match limits::ended(status, child.cpu(), &log, name, Limits::get()) {
+        Some(end) if end.students => format!("Envoy exited{when}: it {}", end.what),
+        Some(end) => format!("Envoy {}", end.what),
+        None => format!("Envoy exited ({status}){when}: {}", super::said::Said::from_log(&log, false).text()),
     }
 }
 
@@ -73,12 +87,11 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
     let start = Instant::now();
     loop {
         if let Some(addr) = std::fs::read_to_string(&addr_file).ok().filter(|a| a.trim().contains(':')) {
-            return Ok(Launched { child, _dir: dir, _upstream: upstream, log: log_path, admin: format!("http://{}", addr.trim()) });
+            let admin = format!("http://{}", addr.trim());
+            return Ok(Launched { child, _dir: dir, _upstream: upstream, log: log_path, name: name.to_string(), admin });
         }
         if let Some(status) = child.exited() {
-            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let last = super::said::Said::from_log(&log, false).text();
-            return Err(format!("Envoy exited ({status}) before its admin port opened: {last}"));
+            return Err(exited(&child, status, &log_path, name, " before its admin port opened"));
         }
         if start.elapsed() > START_TIMEOUT {
             child.stop();

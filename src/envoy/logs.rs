@@ -1,38 +1,24 @@
-//! The admin's access logs, sent to /dev/null in the grader's copy of a bootstrap.
+//! The paths a bootstrap has Envoy write to, sent to /dev/null in the grader's copies.
 //!
 //! Envoy's examples give the admin an access log in a file (`access_log_path:
-//! /tmp/admin_access.log`), and Envoy creates that file even in validate mode. The
-//! screen lets these paths through (only these: the admin's `access_log_path` and its
-//! file loggers' `path`), and every Envoy the grader runs gets /dev/null there instead.
+//! /tmp/admin_access.log`), and Envoy creates that file even in validate mode. Every
+//! path the screen finds Envoy would write to (access logs, event logs, profiles:
+//! `Field::DevNull` in `schema.rs`) becomes /dev/null in every Envoy the grader runs.
 //! What is not a non-empty string is left for Envoy to refuse, as it refuses it in the
 //! student's own run.
 
 use serde_json::Value;
 
-pub const FILE_ACCESS_LOG: &str = "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog";
-
-/// `data` with every admin access log path made /dev/null.
+/// `data` with every path Envoy would write to made /dev/null.
 pub fn to_dev_null(data: &Value) -> Value {
-    let mut data = data.clone();
-    let Some(admin) = data.get_mut("admin") else { return data };
-    if let Some(path) = admin.get_mut("access_log_path") {
-        to_null_device(path);
-    }
-    let loggers = admin.get_mut("access_log").and_then(Value::as_array_mut).into_iter().flatten();
-    for config in loggers.filter_map(|l| l.get_mut("typed_config")) {
-        if config.get("@type").and_then(Value::as_str) == Some(FILE_ACCESS_LOG)
-            && let Some(path) = config.get_mut("path")
-        {
-            to_null_device(path);
+    let mut copy = data.clone();
+    for place in super::screen::places(data).dev_null {
+        let path = copy.pointer_mut(&place.holder).and_then(|h| h.get_mut(&place.key));
+        if let Some(path) = path.filter(|p| p.as_str().is_some_and(|p| !p.is_empty())) {
+            *path = "/dev/null".into();
         }
     }
-    data
-}
-
-fn to_null_device(path: &mut Value) {
-    if path.as_str().is_some_and(|p| !p.is_empty()) {
-        *path = "/dev/null".into();
-    }
+    copy
 }
 
 #[cfg(test)]
@@ -40,15 +26,22 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const FILE_ACCESS_LOG: &str = "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog";
+
     #[test]
-    fn every_admin_log_file_becomes_dev_null() {
-        let b = json!({"admin": {"access_log_path": "/tmp/admin_access.log", "access_log": [
+    fn every_file_envoy_would_write_becomes_dev_null() {
+        let b = json!({"admin": {"access_log_path": "/tmp/admin_access.log", "profilePath": "/tmp/p", "access_log": [
             {"name": "f", "typed_config": {"@type": FILE_ACCESS_LOG, "path": "/root/.bashrc"}},
-            {"name": "s", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog"}}]}});
+            {"name": "s", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog"}}]},
+            "cluster_manager": {"outlier_detection": {"event_log_path": "/tmp/o"}},
+            "static_resources": {"clusters": [{"health_checks": [{"event_log_path": "/tmp/h"}]}]}});
         let copy = to_dev_null(&b);
         assert_eq!(copy["admin"]["access_log_path"], "/dev/null");
+        assert_eq!(copy["admin"]["profilePath"], "/dev/null");
         assert_eq!(copy["admin"]["access_log"][0]["typed_config"]["path"], "/dev/null");
         assert_eq!(copy["admin"]["access_log"][1], b["admin"]["access_log"][1]);
+        assert_eq!(copy["cluster_manager"]["outlier_detection"]["event_log_path"], "/dev/null");
+        assert_eq!(copy["static_resources"]["clusters"][0]["health_checks"][0]["event_log_path"], "/dev/null");
     }
 
     #[test]

@@ -4,11 +4,15 @@
 pub mod admin;
 pub mod binary;
 pub mod closed_port;
+pub mod fetch;
 pub mod launch;
+pub mod limits;
 pub mod logs;
 pub mod offline;
 pub mod process;
 pub mod recording;
 pub mod said;
+pub mod schema;
 pub mod screen;
 pub mod validate;
+pub mod weight;

@@ -8,11 +8,14 @@
 //! and a child is reaped only under that lock as it leaves the registry: so a PID the
 //! kernel may since have given to another process is never signalled.
 
+use std::fs::Permissions;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
+use super::limits::Limits;
 
 /// Children started and not yet reaped. Lock it before [`DIRS`] when taking both.
 static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -99,9 +102,13 @@ impl PrivateDir {
         // under the lock, so none arrives in between.
         install_signal_handlers();
         let mut registered = dirs();
-        let dir = tempfile::Builder::new().prefix("labcheck-").tempdir()?;
+        // Made 0700 (the umask can only take from that), then set 0700 whatever the
+        // umask did: it holds the grader's copy of a student's bootstrap and Envoy's log.
+        let dir = tempfile::Builder::new().prefix("labcheck-").permissions(Permissions::from_mode(0o700)).tempdir()?;
         registered.push(dir.path().to_path_buf());
-        Ok(PrivateDir { dir: Some(dir) })
+        let dir = PrivateDir { dir: Some(dir) };
+        std::fs::set_permissions(dir.path(), Permissions::from_mode(0o700))?;
+        Ok(dir)
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -124,17 +131,21 @@ pub struct Guarded {
     child: Child,
     pid: u32,
     done: Option<ExitStatus>,
+    /// The CPU time it used, known once it is reaped.
+    cpu: Option<Duration>,
 }
 
-/// Start `cmd` as a tracked child in its own process group.
+/// Start `cmd` as a tracked child in its own process group, within the run's
+/// [`Limits`] of memory and CPU time.
 pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
     install_signal_handlers();
+    let limits = Limits::get();
     cmd.process_group(0);
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             // Die with the grader, whatever way it goes.
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
+            limits.apply()
         });
     }
     // Register under the lock so a signal arriving now cannot miss this child.
@@ -143,12 +154,17 @@ pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
     let pid = child.id();
     reg.push(pid);
     drop(reg);
-    Ok(Guarded { child, pid, done: None })
+    Ok(Guarded { child, pid, done: None, cpu: None })
 }
 
 impl Guarded {
     pub fn pid(&self) -> u32 {
         self.pid
+    }
+
+    /// The CPU time it used, once it has exited and been reaped.
+    pub fn cpu(&self) -> Option<Duration> {
+        self.cpu
     }
 
     /// Has it exited? (Non-blocking.) An exited child is reaped here (or by
@@ -193,7 +209,17 @@ impl Guarded {
     fn reap(&mut self, children: &mut Vec<u32>) {
         signal_group(self.pid, libc::SIGKILL);
         children.retain(|p| *p != self.pid);
-        self.done = self.child.wait().ok();
+        // wait4, not Child::wait: it also tells the CPU time the child used.
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is valid; wait4 writes only into `status` and `usage`.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::wait4(self.pid as i32, &mut status, 0, &mut usage) } == self.pid as i32 {
+            self.done = Some(ExitStatus::from_raw(status));
+            let time = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+            self.cpu = Some(time(usage.ru_utime) + time(usage.ru_stime));
+        } else {
+            self.done = self.child.wait().ok();
+        }
     }
 
     /// Wait up to `limit` for the child to exit by itself.

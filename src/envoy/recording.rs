@@ -41,7 +41,7 @@ impl Recording {
     }
 
     pub fn load(file: &std::path::Path) -> Result<Recording, String> {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", shown(file)))?;
+        let text = crate::input::file::read_lab(file).map_err(|e| format!("cannot read the recording: {}", e.said(&shown(file))))?;
         let r: Recording = serde_json::from_str(&text).map_err(|e| format!("{} is not a probe recording: {e}", shown(file)))?;
         if r.format != FORMAT {
             return Err(format!("{} is a recording of format `{}`; this grader reads `{FORMAT}`", shown(file), safe(&r.format)));

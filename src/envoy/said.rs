@@ -12,6 +12,7 @@
 //! student's own run printed, skips over them.
 
 use regex::Regex;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// Envoy's words, with the places it echoed the grader's copy marked.
@@ -37,7 +38,7 @@ static DUMP_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static POSITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r",?\s*\bnear\s+\d+:\d+\s+\(offset\s+\d+\)").expect("valid"));
 /// What [`Part::Position`] matches in a student's file: the same, or nothing.
-const POSITION_PATTERN: &str = r"(?:,?\s*near\s+\d+:\d+\s+\(offset\s+\d+\))?";
+const POSITION_PATTERN: &str = r"(?:,?\s*near\s+[0-9]+:[0-9]+\s+\(offset\s+[0-9]+\))?";
 
 impl Said {
     /// Envoy's verdict in `log`. When it `accepted` the file, its last line (`configuration
@@ -76,28 +77,67 @@ impl Said {
     /// A regex for these words in the student's own output: any run of spaces, the file
     /// under any path (`'/root/x/bootstrap.yaml'`), anything where Envoy echoed the
     /// configuration, and the parse position or none.
+    ///
+    /// Envoy quotes a student's text (a cluster name of 10,000 words) in full, so the
+    /// pattern is kept within [`PATTERN_BUDGET`] bytes: past that, its middle is left
+    /// out and matched by anything, and its first and last parts are matched in order.
+    /// Whatever the student wrote, the pattern compiles.
     pub fn pattern(&self, file: &str) -> String {
-        let mut out = Vec::new();
+        let mut pieces: Vec<Cow<'static, str>> = Vec::new();
         let said = |p: &Part| matches!(p, Part::Words(w) if !w.trim().is_empty());
         let first = self.parts.iter().position(said);
         let last = self.parts.iter().rposition(said);
         for (i, part) in self.parts.iter().enumerate() {
+            let before = pieces.len();
             match part {
                 Part::Words(w) => {
                     let w = w.trim();
                     let w = if Some(i) == last { w.trim_end_matches([':', ' ']) } else { w };
-                    if !w.is_empty() {
-                        out.push(words_pattern(w, file));
-                    }
+                    words_pattern(w, file, &mut pieces);
                 }
                 // Only between words: an echo before or after them adds nothing to match.
-                Part::Echo if first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l) => out.push(r"[\s\S]*?".into()),
+                Part::Echo if first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l) => pieces.push(ANYTHING.into()),
                 Part::Echo => {}
-                Part::Position => out.push(POSITION_PATTERN.into()),
+                Part::Position => pieces.push(POSITION_PATTERN.into()),
+            }
+            // Parts are joined by any run of spaces, or none.
+            if pieces.len() > before && before > 0 {
+                pieces.insert(before, r"\s*".into());
             }
         }
-        out.join(r"\s*")
+        within_budget(&pieces)
     }
+}
+
+/// The most bytes a derived pattern has. Its compiled form then stays within the regex
+/// size limit of a spec's patterns whatever the pieces: at twice this, every kind of
+/// piece still compiles (`\s+`, repeated, costs the most); at four times, not. Envoy's
+/// longest verdicts in this lab give patterns of a few hundred bytes.
+pub const PATTERN_BUDGET: usize = 2048;
+/// Matches whatever Envoy echoed, or whatever part of its words a pattern leaves out.
+const ANYTHING: &str = r"[\s\S]*?";
+
+/// The pieces joined, or, past [`PATTERN_BUDGET`], the first and last pieces that fit
+/// half of it each, with anything between them.
+fn within_budget(pieces: &[Cow<'static, str>]) -> String {
+    let total: usize = pieces.iter().map(|p| p.len()).sum();
+    if total <= PATTERN_BUDGET {
+        return pieces.concat();
+    }
+    let half = (PATTERN_BUDGET - ANYTHING.len()) / 2;
+    let fitting = |pieces: &mut dyn Iterator<Item = &Cow<'static, str>>| {
+        let mut used = 0;
+        pieces.take_while(|p| {
+            used += p.len();
+            used <= half
+        }).count()
+    };
+    let head = fitting(&mut pieces.iter());
+    let tail = fitting(&mut pieces.iter().rev());
+    let mut out = pieces[..head].concat();
+    out.push_str(ANYTHING);
+    out.push_str(&pieces[pieces.len() - tail..].concat());
+    out
 }
 
 /// `[time][thread][level][logger] [source:line] message`: the bracketed fields and the
@@ -153,14 +193,33 @@ fn words(text: &str, out: &mut Vec<Part>) {
     positions(rest, out);
 }
 
+/// Colons of a line tried as the start of a JSON echo: Envoy's lines have one, and a
+/// student's text (a cluster name of a million `: [`) must not cost a parse each.
+const ECHO_TRIES: usize = 16;
+
 /// The text before a `: {…}` that runs to the end of its line and is JSON, and after it.
+/// Linear in the text: each line is scanned once, and parsed at most [`ECHO_TRIES`] times.
 fn json_echo(text: &str) -> Option<(&str, &str)> {
-    text.match_indices(':').find_map(|(i, _)| {
-        let line_end = text[i..].find('\n').map_or(text.len(), |n| i + n);
-        let echoed = text[i + 1..line_end].trim();
-        let json = echoed.starts_with(['{', '[']) && serde_json::from_str::<serde_json::Value>(echoed).is_ok();
-        json.then(|| (&text[..=i], &text[line_end..]))
-    })
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let mut tries = 0;
+        for (i, _) in body.match_indices(':') {
+            let echoed = body[i + 1..].trim_start();
+            if !echoed.starts_with(['{', '[']) {
+                continue;
+            }
+            tries += 1;
+            if tries > ECHO_TRIES {
+                break;
+            }
+            if serde_json::from_str::<serde_json::Value>(echoed).is_ok() {
+                return Some((&text[..=start + i], &text[start + body.len()..]));
+            }
+        }
+        start += line.len();
+    }
+    None
 }
 
 fn positions(text: &str, out: &mut Vec<Part>) {
@@ -173,24 +232,23 @@ fn positions(text: &str, out: &mut Vec<Part>) {
     out.push(Part::Words(text[last..].to_string()));
 }
 
-/// The words as a regex: each run of spaces any run of spaces, `'FILE'` under any path.
-fn words_pattern(words: &str, file: &str) -> String {
+/// The words as regex pieces, one per character or run of spaces: each run of spaces
+/// any run of spaces, `'FILE'` under any path.
+fn words_pattern(words: &str, file: &str, out: &mut Vec<Cow<'static, str>>) {
     let quoted = format!("'{file}'");
-    let mut out = String::new();
     let mut rest = words;
     while let Some(c) = rest.chars().next() {
         if rest.starts_with(&quoted) {
-            out.push_str(&format!("'(?:[^'\\n]*/)?{}'", regex::escape(file)));
+            out.push(format!("'(?:[^'\\n]*/)?{}'", regex::escape(file)).into());
             rest = &rest[quoted.len()..];
         } else if c.is_whitespace() {
-            out.push_str(r"\s+");
+            out.push(r"\s+".into());
             rest = rest.trim_start();
         } else {
-            out.push_str(&regex::escape(&c.to_string()));
+            out.push(regex::escape(&rest[..c.len_utf8()]).into());
             rest = &rest[c.len_utf8()..];
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -251,6 +309,59 @@ mod tests {
         let port = Regex::new(&Said::from_log(&log("port.validate"), false).pattern("bootstrap.yaml")).unwrap();
         assert!(port.is_match(&log("port.validate").replace("127.0.0.1", "istiod.istio-system.svc")));
         assert!(!port.is_match(&log("port.validate").replace("65535", "1")));
+    }
+
+    /// Envoy's rejection of a boot-typo.yaml whose ADS cluster name is `name`.
+    fn rejection(name: &str) -> String {
+        format!("[2026-11-29 21:28:27.279][8158][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster '{name}'\n")
+    }
+
+    /// `pattern` as a check compiles it.
+    fn compiles(pattern: &str) -> bool {
+        crate::spec::Pattern::new(pattern, true).is_ok()
+    }
+
+    #[test]
+    fn a_student_text_of_any_size_gives_a_pattern_that_compiles() {
+        let words: Vec<String> = (0..10_000).map(|i| format!("w{}", i % 7)).collect();
+        let long = rejection(&words.join(" "));
+        let said = Said::from_log(&long, false);
+        let pattern = said.pattern("boot-typo.yaml");
+        assert!(pattern.len() <= PATTERN_BUDGET, "{}", pattern.len());
+        assert!(compiles(&pattern));
+        let p = Regex::new(&pattern).unwrap();
+        assert!(p.is_match(&long.replace("'boot-typo.yaml'", "'/root/ist2-boot/boot-typo.yaml'")));
+        // Its first and last words are still matched, in order.
+        assert!(!p.is_match(&rejection("w1 w2")));
+        assert!(!p.is_match(&long.replace("Unknown gRPC", "Unknown HTTP")));
+        assert!(!p.is_match(&long.replace("w6 w0 w1 w2 w3'", "w6 w0 w1 w2 w4'")));
+        // Pieces of every kind, each repeated past the budget.
+        for piece in ["a b ", "near 1:2 (offset 3) x ", "goo.gle/debugstr x\n", "'boot-typo.yaml' ", "\u{1F600}|"] {
+            let p = Said::from_log(&rejection(&piece.repeat(20_000)), false).pattern("boot-typo.yaml");
+            assert!(p.len() <= PATTERN_BUDGET && compiles(&p), "{piece:?}: {} bytes", p.len());
+        }
+    }
+
+    #[test]
+    fn a_short_message_keeps_its_whole_pattern() {
+        let said = Said::from_log(&rejection("istiod-xds"), false);
+        assert_eq!(said.pattern("boot-typo.yaml"), r"error\s+initializing\s+configuration\s+'(?:[^'\n]*/)?boot\-typo\.yaml':\s+Unknown\s+gRPC\s+client\s+cluster\s+'istiod\-xds'");
+    }
+
+    /// Each colon once looked for the end of its line: a million took 54 s.
+    #[test]
+    fn reading_a_message_is_linear() {
+        // Colons; colons each followed by a list; one list with a colon in each item.
+        for name in [":".repeat(1_000_000), ": [".repeat(300_000), format!(": [{}x", "\": [\", ".repeat(100_000))] {
+            let log = rejection(&name);
+            let start = std::time::Instant::now();
+            let said = Said::from_log(&log, false);
+            let (text, pattern) = (said.text(), said.pattern("boot-typo.yaml"));
+            let took = start.elapsed();
+            assert!(took < std::time::Duration::from_secs(10), "{took:?} for {} bytes", name.len());
+            assert!(text.ends_with(&format!("'{name}'")), "{} ... {}", &text[..80], &text[text.len() - 80..]);
+            assert!(Regex::new(&pattern).unwrap().is_match(&log));
+        }
     }
 
     #[test]

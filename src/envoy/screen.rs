@@ -1,251 +1,218 @@
-//! Screening a submitted bootstrap before Envoy ever sees it.
+//! Screening a submitted bootstrap before Envoy sees it, for the grading machine's
+//! safety, and finding the places the grader's copies change.
 //!
 //! A bootstrap is code: even `envoy --mode validate` creates the files its access logs
-//! name, and a launched Envoy opens the listeners it declares. This lab's bootstrap
-//! needs a node, an admin address, ADS and one static cluster, so everything is refused
-//! except what an allowlist names. The allowlist is small on purpose: a field that
-//! reads or writes a path, opens a port or loads an extension is simply not on it. The
-//! one exception is the admin's access log, common in Envoy's examples: its paths are
-//! allowed because the grader's copy sends them to /dev/null (see `logs.rs`).
+//! name, and a launched Envoy opens the listeners it declares. The screen is about
+//! safety only, not about what a lab asks for: it refuses what would have Envoy read
+//! files, open ports, connect to a server the grader does not control, or run an
+//! extension it does not know; the paths Envoy would write to (`logs.rs`) and the
+//! addresses it would connect to (`offline.rs`) are changed in the grader's copies
+//! instead. Everything else, a field Envoy takes or one it refuses in its own words,
+//! is Envoy's to judge. Where those places are, field by field, is `schema.rs`.
 
-use serde_json::Value;
+use super::schema::{self, Field, Message, Risk};
+use serde_json::{Map, Value};
 
-/// What may appear at one place of the bootstrap.
-enum Rule {
-    /// Any scalar (no objects, no arrays).
-    Scalar,
-    /// A duration: a string such as `0s`, or an object of `seconds` and `nanos`.
-    Duration,
-    /// Any value without further structure rules (plain data such as node metadata).
-    Data,
-    /// An object whose keys are listed; anything else is refused.
-    Obj(&'static [(&'static str, Rule)]),
-    /// A list of items following the rule.
-    List(&'static Rule),
-    /// A typed extension config: only the listed `@type`s, each with its own rule.
-    Typed(&'static [(&'static str, Rule)]),
+/// Why a bootstrap is not given to Envoy: a place, and what it would have Envoy do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The place, as `.static_resources.listeners`.
+    pub field: String,
+    pub why: Why,
 }
 
-use Rule::*;
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    Risk(Risk),
+    /// An extension the grader does not run, by its type name.
+    Extension(String),
+    /// More than the grader gives one Envoy (`weight.rs`), said in full.
+    Weight(String),
+}
 
-const HTTP_PROTOCOL_OPTIONS: &str = "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+/// One field of one object of a bootstrap, which may be absent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    /// JSON pointer to the object holding the field.
+    pub holder: String,
+    /// The key as written, or the proto name when it is absent.
+    pub key: String,
+    /// How a student reads the field: `.admin.access_log_path`.
+    pub shown: String,
+}
 
-/// The admin's access loggers: to Envoy's own output, or to a file whose path the
-/// grader's copy makes /dev/null (`logs.rs`). Without options: a log format may read
-/// its template from a file.
-const ACCESS_LOG: Rule = Obj(&[
-    ("name", Scalar),
-    (
-        "typed_config",
-        Typed(&[
-            ("type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog", Obj(&[])),
-            ("type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StderrAccessLog", Obj(&[])),
-            (super::logs::FILE_ACCESS_LOG, Obj(&[("path", Scalar)])),
-        ]),
-    ),
-]);
+/// An address Envoy would connect to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connect {
+    pub place: Place,
+    /// The field holds an endpoint (`{address: ...}`) rather than an address: an lb
+    /// endpoint written without one.
+    pub endpoint: bool,
+    /// Whether its cluster resolves names (it is not STATIC).
+    pub resolves_names: bool,
+}
 
-const SOCKET_ADDRESS: Rule = Obj(&[(
-    "socket_address",
-    Obj(&[
-        ("address", Scalar),
-        ("port_value", Scalar),
-        ("protocol", Scalar),
-        ("ipv4_compat", Scalar),
-    ]),
-)]);
+/// What the walk found.
+#[derive(Debug, Default)]
+pub struct Places {
+    pub refusals: Vec<Refusal>,
+    /// Paths Envoy writes to.
+    pub dev_null: Vec<Place>,
+    pub connects: Vec<Connect>,
+    /// Every config source's `initial_fetch_timeout`, set or not.
+    pub fetch_timeouts: Vec<Place>,
+}
 
-const HTTP2_OPTIONS: Rule = Data;
-
-const CONFIG_SOURCE: Rule = Obj(&[
-    ("ads", Obj(&[])),
-    ("initial_fetch_timeout", Duration),
-    ("resource_api_version", Scalar),
-]);
-
-const GRPC_SERVICE: Rule = Obj(&[
-    ("envoy_grpc", Obj(&[("cluster_name", Scalar), ("authority", Scalar)])),
-    ("timeout", Duration),
-]);
-
-const CLUSTER: Rule = Obj(&[
-    ("name", Scalar),
-    ("type", Scalar),
-    ("connect_timeout", Duration),
-    ("lb_policy", Scalar),
-    ("dns_lookup_family", Scalar),
-    ("dns_refresh_rate", Duration),
-    ("respect_dns_ttl", Scalar),
-    ("per_connection_buffer_limit_bytes", Scalar),
-    ("max_requests_per_connection", Scalar),
-    ("http2_protocol_options", HTTP2_OPTIONS),
-    (
-        "typed_extension_protocol_options",
-        Obj(&[(
-            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
-            Typed(&[(
-                HTTP_PROTOCOL_OPTIONS,
-                Obj(&[("explicit_http_config", Obj(&[("http2_protocol_options", HTTP2_OPTIONS)]))]),
-            )]),
-        )]),
-    ),
-    (
-        "upstream_connection_options",
-        Obj(&[("tcp_keepalive", Obj(&[("keepalive_time", Scalar), ("keepalive_interval", Scalar), ("keepalive_probes", Scalar)]))]),
-    ),
-    ("circuit_breakers", Data),
-    ("common_lb_config", Data),
-    (
-        "load_assignment",
-        Obj(&[
-            ("cluster_name", Scalar),
-            (
-                "endpoints",
-                List(&Obj(&[(
-                    "lb_endpoints",
-                    List(&Obj(&[("endpoint", Obj(&[("address", SOCKET_ADDRESS)]))])),
-                )])),
-            ),
-        ]),
-    ),
-]);
-
-const BOOTSTRAP: Rule = Obj(&[
-    (
-        "node",
-        Obj(&[("id", Scalar), ("cluster", Scalar), ("metadata", Data), ("locality", Data)]),
-    ),
-    (
-        "admin",
-        // access_log_path: any path, made /dev/null in the grader's copy.
-        Obj(&[("address", SOCKET_ADDRESS), ("access_log_path", Scalar), ("access_log", List(&ACCESS_LOG))]),
-    ),
-    (
-        "dynamic_resources",
-        Obj(&[
-            (
-                "ads_config",
-                Obj(&[
-                    ("api_type", Scalar),
-                    ("transport_api_version", Scalar),
-                    ("set_node_on_first_message_only", Scalar),
-                    ("grpc_services", List(&GRPC_SERVICE)),
-                ]),
-            ),
-            ("cds_config", CONFIG_SOURCE),
-            ("lds_config", CONFIG_SOURCE),
-        ]),
-    ),
-    ("static_resources", Obj(&[("clusters", List(&CLUSTER))])),
-]);
-
-/// Why a bootstrap is refused: one reason per offending place, by its key path.
-pub fn screen(bootstrap: &Value) -> Result<(), Vec<String>> {
-    let mut reasons = Vec::new();
-    walk(bootstrap, &BOOTSTRAP, "", &mut reasons);
-    // Fields merely unknown (a typo, an indentation slip) are said together, after the
-    // ones refused for what they would do.
-    let (unknown, mut said): (Vec<String>, Vec<String>) = reasons.into_iter().partition(|r| r.starts_with(UNKNOWN));
-    if !unknown.is_empty() {
-        let names: Vec<&str> = unknown.iter().map(|u| &u[UNKNOWN.len()..]).collect();
-        said.push(format!("{} this lab's bootstrap has there (check spelling and indentation)", list(&names)));
+/// The bootstrap's places, or why it must not be given to Envoy.
+pub fn screen(data: &Value) -> Result<Places, Vec<Refusal>> {
+    if let Err(too_heavy) = super::weight::check(data) {
+        return Err(vec![Refusal { field: String::new(), why: Why::Weight(too_heavy) }]);
     }
-    if said.is_empty() { Ok(()) } else { Err(said) }
+    let places = places(data);
+    if places.refusals.is_empty() { Ok(places) } else { Err(places.refusals) }
 }
 
-/// Marks a reason that is only "unknown field"; followed by the field's path.
-const UNKNOWN: &str = "\0unknown:";
-
-fn list(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.as_slice() {
-        [one] => format!("{one} is not a field"),
-        [init @ .., last] => format!("{} and {last} are not fields", init.join(", ")),
-        [] => String::new(),
-    }
+/// Every place of the bootstrap the screen knows, refused or not.
+pub fn places(data: &Value) -> Places {
+    let mut walk = Walk { out: Places::default(), resolves_names: true };
+    walk.message(data, &schema::BOOTSTRAP, "", "");
+    walk.out
 }
 
-fn walk(v: &Value, rule: &Rule, at: &str, out: &mut Vec<String>) {
-    match rule {
-        Data => {}
-        Scalar => {
-            if v.is_object() || v.is_array() {
-                out.push(format!("`{}` must be a plain value", shown(at)));
-            }
-        }
-        Duration => {
-            if v.is_object() {
-                walk(v, &Obj(&[("seconds", Scalar), ("nanos", Scalar)]), at, out);
-            } else {
-                walk(v, &Scalar, at, out);
-            }
-        }
-        List(item) => match v {
+struct Walk {
+    out: Places,
+    /// Within a cluster: whether it resolves the names of its endpoints.
+    resolves_names: bool,
+}
+
+impl Walk {
+    /// `v` as the message `msg`, at `pointer` (JSON pointer) and `shown` (dotted path).
+    fn message(&mut self, v: &Value, msg: &'static Message, pointer: &str, shown: &str) {
+        let obj = match v {
+            Value::Object(obj) => obj,
+            // A list where one is expected; anything else is Envoy's to refuse.
             Value::Array(items) => {
-                for (i, x) in items.iter().enumerate() {
-                    walk(x, item, &format!("{at}[{i}]"), out);
+                for (i, item) in items.iter().enumerate() {
+                    self.message(item, msg, &format!("{pointer}/{i}"), &format!("{shown}[{i}]"));
                 }
+                return;
             }
-            _ => out.push(format!("`{}` must be a list", shown(at))),
-        },
-        Obj(fields) => match v {
-            Value::Object(m) => {
-                for (k, x) in m {
-                    let here = format!("{at}.{k}");
-                    match fields.iter().find(|(name, _)| name == k) {
-                        Some((_, r)) => walk(x, r, &here, out),
-                        // `listeners: []` opens no port: an empty list or a null is
-                        // nothing, whatever it would hold. A misspelt key still is one.
-                        None if why_refused(k).is_some() && (x.is_null() || x.as_array().is_some_and(Vec::is_empty)) => {}
-                        None => out.push(refusal(&here, k)),
+            _ => return,
+        };
+        let outer = self.resolves_names;
+        if std::ptr::eq(msg, &schema::CLUSTER) {
+            self.resolves_names = resolves_names(obj);
+        }
+        self.absent_places(obj, msg, pointer, shown);
+        for (key, value) in obj {
+            let (ptr, at) = (format!("{pointer}/{}", escape(key)), format!("{shown}.{key}"));
+            let place = || Place { holder: pointer.to_string(), key: key.clone(), shown: at.clone() };
+            match msg.field(key) {
+                Some(Field::Msg(m)) => self.message(value, m, &ptr, &at),
+                Some(Field::Map(m)) => {
+                    for (k, item) in value.as_object().into_iter().flatten() {
+                        self.message(item, m, &format!("{ptr}/{}", escape(k)), &format!("{at}.{k}"));
                     }
                 }
+                Some(Field::Opaque) => {}
+                Some(Field::Refuse(risk)) if is_set(value) => self.out.refusals.push(Refusal { field: at.clone(), why: Why::Risk(*risk) }),
+                Some(Field::Refuse(_)) => {}
+                Some(Field::DevNull) => self.out.dev_null.push(place()),
+                Some(Field::Connect) => self.out.connects.push(Connect { place: place(), endpoint: false, resolves_names: self.resolves_names }),
+                Some(Field::FetchTimeout) => self.out.fetch_timeouts.push(place()),
+                None => self.scan(value, &ptr, &at),
             }
-            Value::Null => {}
-            _ => out.push(format!("`{}` must be an object", shown(at))),
-        },
-        Typed(types) => {
-            let ty = v.get("@type").and_then(Value::as_str).unwrap_or("");
-            match types.iter().find(|(t, _)| *t == ty) {
-                Some((_, r)) => {
-                    let mut rest = v.clone();
-                    if let Some(m) = rest.as_object_mut() {
-                        m.remove("@type");
-                    }
-                    walk(&rest, r, at, out);
+        }
+        self.resolves_names = outer;
+    }
+
+    /// The places a field makes even when it is not written: an lb endpoint without an
+    /// endpoint or address (Envoy would look up the empty name), and a config source
+    /// without its fetch timeout (Envoy then waits 15 s).
+    fn absent_places(&mut self, obj: &Map<String, Value>, msg: &'static Message, pointer: &str, shown: &str) {
+        // Null is not set, to Envoy; the key keeps its spelling.
+        let written = |name: &str| obj.iter().find(|(k, _)| schema::loosely_equal(name, k));
+        let absent = |name: &str| written(name).is_none_or(|(_, v)| v.is_null());
+        let place = |name: &str| {
+            let key = written(name).map_or(name, |(k, _)| k.as_str());
+            Place { holder: pointer.to_string(), key: key.to_string(), shown: format!("{shown}.{key}") }
+        };
+        if std::ptr::eq(msg, &schema::LB_ENDPOINT) && absent("endpoint") {
+            self.out.connects.push(Connect { place: place("endpoint"), endpoint: true, resolves_names: self.resolves_names });
+        } else if std::ptr::eq(msg, &schema::ENDPOINT) && absent("address") {
+            self.out.connects.push(Connect { place: place("address"), endpoint: false, resolves_names: self.resolves_names });
+        } else if std::ptr::eq(msg, &schema::CONFIG_SOURCE) && absent("initial_fetch_timeout") {
+            self.out.fetch_timeouts.push(place("initial_fetch_timeout"));
+        }
+    }
+
+    /// A field the screen has no rule for: data, in which only extensions matter.
+    fn scan(&mut self, v: &Value, pointer: &str, shown: &str) {
+        match v {
+            Value::Object(obj) if obj.contains_key("@type") => self.extension(obj, pointer, shown),
+            Value::Object(obj) => {
+                for (k, item) in obj {
+                    self.scan(item, &format!("{pointer}/{}", escape(k)), &format!("{shown}.{k}"));
                 }
-                None => out.push(format!("`{}` has the extension type `{ty}`, which is not allowed here", shown(at))),
             }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.scan(item, &format!("{pointer}/{i}"), &format!("{shown}[{i}]"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A `google.protobuf.Any`: run only if its type is one the grader knows, and then
+    /// looked into as that type. A TypedStruct carries another type's config.
+    fn extension(&mut self, obj: &Map<String, Value>, pointer: &str, shown: &str) {
+        let ty = type_name(&obj["@type"]);
+        let (ty, config, pointer, shown) = if schema::TYPED_STRUCTS.contains(&ty.as_str()) {
+            let inner = obj.get("type_url").map(type_name).unwrap_or_default();
+            (inner, obj.get("value").cloned().unwrap_or(Value::Null), format!("{pointer}/value"), format!("{shown}.value"))
+        } else {
+            let mut rest = obj.clone();
+            rest.remove("@type");
+            (ty, Value::Object(rest), pointer.to_string(), shown.to_string())
+        };
+        match schema::ANY.iter().find(|(name, _)| *name == ty) {
+            Some((_, Some(msg))) => self.message(&config, msg, &pointer, &shown),
+            Some((_, None)) => self.scan(&config, &pointer, &shown),
+            None => self.out.refusals.push(Refusal { field: shown, why: Why::Extension(ty) }),
         }
     }
 }
 
-fn shown(at: &str) -> &str {
-    if at.is_empty() { "." } else { at }
+/// A type URL's type name: what follows its last `/`.
+fn type_name(v: &Value) -> String {
+    let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    text.rsplit('/').next().unwrap_or_default().to_string()
 }
 
-fn refusal(at: &str, key: &str) -> String {
-    match why_refused(key) {
-        Some(why) => format!("`{at}` is not allowed: {why}"),
-        None => format!("{UNKNOWN}{at}"),
-    }
+/// Set, for a field refused when set: an empty list or a null is nothing (`listeners:
+/// []` opens no port).
+fn is_set(v: &Value) -> bool {
+    !(v.is_null() || v.as_str() == Some("") || v.as_array().is_some_and(Vec::is_empty))
 }
 
-/// Why a key is refused for what it would do; `None` for a key merely unknown.
-fn why_refused(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "listeners" => "listeners open ports",
-        "secrets" => "static secrets read key material",
-        "access_log" | "access_log_path" => "access logs write files",
-        "profile_path" => "it writes profiles to a file",
-        "transport_socket" => "transport sockets read certificate files",
-        "layered_runtime" | "runtime" => "runtime layers can read directories",
-        "path" | "path_config_source" | "filename" => "it names a file Envoy would read",
-        "google_grpc" => "Google gRPC can read credential files",
-        "health_checks" | "outlier_detection" => "it can write event logs",
-        "stats_sinks" | "tracing" => "it sends data out",
-        _ => return None,
-    })
+/// Whether a cluster resolves the names of its endpoints: every one but a STATIC one
+/// (Envoy 1.40 reads `type` absent or null, `STATIC` in any case, `0` or `"0"` as
+/// STATIC) and one of a custom type, which may.
+fn resolves_names(cluster: &Map<String, Value>) -> bool {
+    let field = |name: &str| cluster.iter().find(|(k, _)| schema::loosely_equal(name, k)).map(|(_, v)| v);
+    let is_static = match field("type").unwrap_or(&Value::Null) {
+        Value::Null => true,
+        Value::Number(n) => n.as_i64() == Some(0),
+        Value::String(s) => s.eq_ignore_ascii_case("STATIC") || s.trim().parse::<i64>() == Ok(0),
+        _ => false,
+    };
+    !is_static || field("cluster_type").is_some_and(|t| !t.is_null())
+}
+
+/// A key as a JSON pointer step.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]
@@ -253,67 +220,109 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn refused(b: Value) -> Vec<(String, Why)> {
+        places(&b).refusals.into_iter().map(|r| (r.field, r.why)).collect()
+    }
+
     #[test]
-    fn refuses_what_writes_or_listens() {
+    fn what_reads_listens_or_connects_is_refused_where_it_is() {
         let b = json!({
-            "admin": {"access_log": [{"name": "x", "typed_config": {"path": "/tmp/x"}}], "address": {"socket_address": {"address": "127.0.0.1", "port_value": 9982}}},
-            "static_resources": {"listeners": [{"name": "l"}], "clusters": [{"name": "a", "transport_socket": {}}]}
+            "flags_path": "/etc",
+            "static_resources": {"listeners": [{"name": "l"}], "clusters": [{"name": "a",
+                "transport_socket": {"name": "t", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext"}}}]},
+            "dynamic_resources": {"cds_config": {"path": "/etc/cds.yaml"},
+                "ads_config": {"grpc_services": [{"google_grpc": {"target_uri": "evil.example:443"}}]}},
+            "layered_runtime": {"layers": [{"name": "d", "disk_layer": {"symlink_root": "/srv"}}]},
         });
-        let r = screen(&b).unwrap_err();
-        assert!(r.iter().any(|m| m.contains(".admin.access_log")), "{r:?}");
-        assert!(r.iter().any(|m| m.contains(".static_resources.listeners")), "{r:?}");
-        assert!(r.iter().any(|m| m.contains("transport_socket")), "{r:?}");
+        assert_eq!(refused(b), vec![
+            (".flags_path".into(), Why::Risk(Risk::ReadsFiles)),
+            (".static_resources.listeners".into(), Why::Risk(Risk::Listens)),
+            (".static_resources.clusters[0].transport_socket.typed_config".into(), Why::Extension("envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext".into())),
+            (".dynamic_resources.cds_config.path".into(), Why::Risk(Risk::ReadsFiles)),
+            (".dynamic_resources.ads_config.grpc_services[0].google_grpc".into(), Why::Risk(Risk::Connects)),
+            (".layered_runtime.layers[0].disk_layer".into(), Why::Risk(Risk::ReadsFiles)),
+        ]);
     }
 
     #[test]
-    fn harmless_logs_options_and_durations_pass() {
+    fn harmless_fields_envoy_takes_pass() {
         let b = json!({
-            "admin": {"access_log_path": "/dev/null", "access_log": [{"name": "stdout", "typed_config": {
-                "@type": "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog"}}]},
-            "dynamic_resources": {"cds_config": {"ads": {}, "initial_fetch_timeout": {"seconds": 0}}},
-            "static_resources": {"clusters": [{"name": "a", "common_lb_config": {}, "connect_timeout": {"seconds": 1, "nanos": 0}}]}
+            "node": {"id": "x", "metadata": {"path": "/not/a/file", "x": {"@type": "data, not an extension"}}, "locality": {"zone": "z"}},
+            "stats_config": {"use_all_default_tags": false, "stats_matcher": {"reject_all": false}},
+            "stats_flush_interval": "10s",
+            "layered_runtime": {"layers": [{"name": "s", "static_layer": {"re2.max_program_size.error_level": 200}}, {"name": "a", "admin_layer": {}}]},
+            "cluster_manager": {"local_cluster_name": "x", "outlier_detection": {"event_log_path": "/tmp/outlier.log"}},
+            "overload_manager": {"resource_monitors": [{"name": "h", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.resource_monitors.fixed_heap.v3.FixedHeapConfig", "max_heap_size_bytes": 1000000}}]},
+            "dynamic_resources": {"cds_config": {"api_config_source": {"api_type": "GRPC", "grpc_services": [{"envoy_grpc": {"cluster_name": "xds-grpc"}}]}}},
+            "static_resources": {"listeners": [], "secrets": null, "clusters": [{"name": "xds-grpc", "type": "STRICT_DNS",
+                "circuit_breakers": {"thresholds": [{"max_connections": 10}]},
+                "typed_extension_protocol_options": {"envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {
+                    "@type": "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+                    "explicit_http_config": {"http_protocol_options": {"header_key_format": {"stateful_formatter": {"name": "p", "typed_config": {
+                        "@type": "type.googleapis.com/envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig"}}}}}}},
+                "transport_socket": {"name": "raw", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer"}}}]},
         });
-        assert_eq!(screen(&b), Ok(()));
+        assert_eq!(refused(b), vec![]);
     }
 
     #[test]
-    fn the_admin_log_files_of_envoys_examples_pass() {
-        // Their paths become /dev/null in the grader's copy (logs.rs).
-        let b = json!({"admin": {"access_log_path": "/tmp/admin_access.log", "access_log": [{"name": "envoy.access_loggers.file",
-            "typed_config": {"@type": crate::envoy::logs::FILE_ACCESS_LOG, "path": "/tmp/admin.log"}}]}});
-        assert_eq!(screen(&b), Ok(()));
+    fn camel_case_spellings_are_the_same_fields() {
+        let b = json!({"staticResources": {"Listeners": [{}]}, "adminX": {"accessLogPath": "/x"}, "admin": {"accessLogPath": "/tmp/a.log"}});
+        let p = places(&b);
+        assert_eq!(p.refusals, vec![Refusal { field: ".staticResources.Listeners".into(), why: Why::Risk(Risk::Listens) }]);
+        assert_eq!(p.dev_null, vec![Place { holder: "/admin".into(), key: "accessLogPath".into(), shown: ".admin.accessLogPath".into() }]);
     }
 
     #[test]
-    fn log_options_that_read_files_are_refused() {
-        for ty in [crate::envoy::logs::FILE_ACCESS_LOG, "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog"] {
-            let b = json!({"admin": {"access_log": [{"name": "f", "typed_config": {"@type": ty,
-                "log_format": {"text_format_source": {"filename": "/etc/shadow"}}}}]}});
-            let r = screen(&b).unwrap_err();
-            assert!(r.iter().any(|m| m.contains("log_format")), "{r:?}");
+    fn extensions_are_run_only_if_known_and_looked_into() {
+        let lua = json!({"@type": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"});
+        let b = json!({"bootstrap_extensions": [{"name": "x", "typed_config": lua}]});
+        assert_eq!(refused(b)[0].1, Why::Extension("envoy.extensions.filters.http.lua.v3.Lua".into()));
+        // A known logger is looked into: its format may read a file.
+        let log = json!({"admin": {"access_log": [{"name": "f", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+            "path": "/tmp/a", "log_format": {"text_format_source": {"filename": "/etc/shadow"}}}}]}});
+        let p = places(&log);
+        assert_eq!(p.refusals[0].field, ".admin.access_log[0].typed_config.log_format.text_format_source.filename");
+        assert_eq!(p.dev_null[0].shown, ".admin.access_log[0].typed_config.path");
+        // A TypedStruct is the type it names.
+        let wrapped = json!({"admin": {"access_log": [{"typed_config": {"@type": "type.googleapis.com/xds.type.v3.TypedStruct",
+            "type_url": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua", "value": {}}}]}});
+        assert_eq!(refused(wrapped)[0].1, Why::Extension("envoy.extensions.filters.http.lua.v3.Lua".into()));
+        let wrapped_log = json!({"admin": {"access_log": [{"typed_config": {"@type": "udpa.type.v1.TypedStruct",
+            "type_url": "envoy.extensions.access_loggers.file.v3.FileAccessLog", "value": {"path": "/tmp/b"}}}]}});
+        assert_eq!(places(&wrapped_log).dev_null[0].holder, "/admin/access_log/0/typed_config/value");
+    }
+
+    #[test]
+    fn every_address_envoy_would_connect_to_is_found() {
+        let b = json!({"static_resources": {"clusters": [
+            {"name": "dns", "type": "STRICT_DNS", "load_assignment": {"endpoints": [{"lb_endpoints": [
+                {"endpoint": {"address": {"socket_address": {"address": "a", "port_value": 1}},
+                    "health_check_config": {"address": {"socket_address": {"address": "b", "port_value": 2}}}}},
+                {}]}]}},
+            {"name": "static", "load_assignment": {"named_endpoints": {"n": {"address": {"pipe": {"path": "/run/x.sock"}}}}}}]}});
+        let c: Vec<(String, bool, bool)> = places(&b).connects.into_iter().map(|c| (c.place.shown, c.endpoint, c.resolves_names)).collect();
+        assert_eq!(c, vec![
+            (".static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.address".into(), false, true),
+            (".static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.health_check_config.address".into(), false, true),
+            (".static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[1].endpoint".into(), true, true),
+            (".static_resources.clusters[1].load_assignment.named_endpoints.n.address".into(), false, false),
+        ]);
+    }
+
+    #[test]
+    fn every_config_source_has_its_fetch_timeout_place() {
+        let b = json!({"dynamic_resources": {"cds_config": {"ads": {}, "initialFetchTimeout": "1s"}, "lds_config": {"ads": {}}}});
+        let t: Vec<String> = places(&b).fetch_timeouts.into_iter().map(|p| p.shown).collect();
+        assert_eq!(t, vec![".dynamic_resources.cds_config.initialFetchTimeout", ".dynamic_resources.lds_config.initial_fetch_timeout"]);
+    }
+
+    #[test]
+    fn which_clusters_resolve_names() {
+        for (ty, resolves) in [(json!("STRICT_DNS"), true), (json!("static"), false), (json!(0), false), (json!(" 00"), false), (Value::Null, false), (json!(1), true), (json!("x"), true)] {
+            let c = json!({"type": ty});
+            assert_eq!(resolves_names(c.as_object().unwrap()), resolves, "{ty}");
         }
-    }
-
-    #[test]
-    fn an_empty_list_of_what_is_refused_is_nothing() {
-        let empty = json!({"static_resources": {"listeners": [], "secrets": null, "clusters": []}});
-        assert_eq!(screen(&empty), Ok(()));
-        let one = json!({"static_resources": {"listeners": [{}]}});
-        assert!(screen(&one).unwrap_err()[0].contains("listeners open ports"));
-        let misspelt = json!({"static_resources": {"listener": []}});
-        assert!(screen(&misspelt).unwrap_err()[0].contains("`.static_resources.listener` is not a field"));
-    }
-
-    #[test]
-    fn unknown_fields_are_said_together() {
-        let b = json!({"nodes": {}, "admin": {"adress": {}}});
-        assert_eq!(screen(&b).unwrap_err(), vec!["`.nodes` and `.admin.adress` are not fields this lab's bootstrap has there (check spelling and indentation)"]);
-    }
-
-    #[test]
-    fn refuses_unknown_extension_types() {
-        let b = json!({"static_resources": {"clusters": [{"name": "a", "typed_extension_protocol_options": {
-            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"}}}]}});
-        assert!(screen(&b).is_err());
+        assert!(resolves_names(json!({"cluster_type": {"name": "x"}}).as_object().unwrap()));
     }
 }

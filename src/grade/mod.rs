@@ -2,24 +2,30 @@
 //! (`source`), derive the jq variables (`derive`), decide every check (`check`),
 //! score the steps. Each step's work is done in its own module.
 
+mod progress;
+
 use crate::check::{self, Cx};
 use crate::derive::Env;
 use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
+use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A run's grader: the compiled spec and the run's sources, shared by its submissions.
 pub struct Grader<'s> {
     spec: &'s Spec,
     sources: Sources<'s>,
+    /// The steps graded (`--step`); `None` is every step.
+    steps: Option<BTreeSet<u32>>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
-        Grader { spec, sources: Sources::new(spec, params, opts) }
+        let steps = opts.steps.clone();
+        Grader { spec, sources: Sources::new(spec, params, opts), steps }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
@@ -32,8 +38,15 @@ impl<'s> Grader<'s> {
         let start = Instant::now();
         let read = self.sources.read(dir);
         let env = self.derive(&read);
-        let checks = self.check(&env, &read);
-        let steps = self.score(&checks);
+        let mut checks = self.check(&env, &read);
+        let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
+        progress::not_started(&mut checks, &steps);
+        let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
+        self.result(dir, checks, steps, live_source, start.elapsed(), read.envoy_time)
+    }
+
+    /// The result of grading `dir`: its checks, scored by step.
+    fn result(&self, dir: &Path, checks: Vec<CheckResult>, steps: Vec<StepScore>, live_source: Option<String>, elapsed: Duration, envoy_time: Duration) -> SubmissionResult {
         SubmissionResult {
             lab: self.spec.lab.clone(),
             title: self.spec.title.clone(),
@@ -42,10 +55,39 @@ impl<'s> Grader<'s> {
             submission: crate::display::path(dir),
             checks,
             steps,
-            live_source: read.live.map(|l| crate::display::safe_lines(&l.described)),
-            elapsed: start.elapsed(),
-            envoy_time: read.envoy_time,
+            live_source,
+            elapsed,
+            envoy_time,
         }
+    }
+
+    /// The result of a submission whose grading failed (`why`, said in every check):
+    /// each check is an error, worth nothing, so the class's other results stand.
+    pub fn failed(&self, dir: &Path, why: &str, elapsed: Duration) -> SubmissionResult {
+        let message = crate::display::safe_max(&crate::lang::t!(crate::lang::run::Run::GradingFailed, why = why), 1000);
+        let checks: Vec<CheckResult> = self
+            .spec
+            .checks
+            .iter()
+            .filter(|c| self.graded(c.step))
+            .map(|c| CheckResult {
+                id: c.id.clone(),
+                step: c.step,
+                title: c.title.clone(),
+                status: crate::result::Status::Error,
+                points: 0,
+                max_points: c.points,
+                expected: None,
+                found: None,
+                message: message.clone(),
+                place: Some(crate::display::safe(&c.file)),
+                hint: None,
+                hidden: c.hidden,
+                file_problem: None,
+            })
+            .collect();
+        let steps = self.score(&checks, |_| Vec::new());
+        self.result(dir, checks, steps, None, elapsed, Duration::ZERO)
     }
 
     /// Every jq variable: the params, then the sources in the spec's order, then the
@@ -65,21 +107,29 @@ impl<'s> Grader<'s> {
 
     /// A verdict for every check of the spec, in its order.
     fn check(&self, env: &Env, read: &Read) -> Vec<CheckResult> {
+        let diagnosis = check::Diagnosis::default();
         self.spec
             .checks
             .iter()
+            .filter(|c| self.graded(c.step))
             .map(|c| {
                 let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
-                check::run(c, &cx)
+                check::run(c, &cx, &diagnosis)
             })
             .collect()
     }
 
-    /// Each step's score: the points of its checks.
-    fn score(&self, checks: &[CheckResult]) -> Vec<StepScore> {
+    fn graded(&self, step: u32) -> bool {
+        self.steps.as_ref().is_none_or(|s| s.contains(&step))
+    }
+
+    /// Each graded step's score: the points of its checks; and whether it is started.
+    /// `not_started`: a step's files when it is not started (see `progress`).
+    fn score(&self, checks: &[CheckResult], not_started: impl Fn(u32) -> Vec<String>) -> Vec<StepScore> {
         self.spec
             .steps
             .iter()
+            .filter(|(n, _)| self.graded(**n))
             .map(|(n, title)| {
                 let of_step = checks.iter().filter(|c| c.step == *n);
                 StepScore {
@@ -87,6 +137,7 @@ impl<'s> Grader<'s> {
                     title: title.clone(),
                     score: of_step.clone().map(|c| c.points).sum(),
                     max_score: of_step.map(|c| c.max_points).sum(),
+                    not_started: not_started(*n),
                 }
             })
             .collect()

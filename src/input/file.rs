@@ -1,7 +1,7 @@
 //! Opening one file without trusting it: no symlinks, no FIFOs, sockets or devices (none
 //! of them even opened), a size cap, and text that must be UTF-8.
 
-use std::fmt;
+use crate::lang::{files::Files, t};
 use std::fs::{File, FileType, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -27,21 +27,22 @@ pub enum FileProblem {
     Unreadable(String),
 }
 
-impl fmt::Display for FileProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl FileProblem {
+    /// The problem said of the file `name`, in the run's language.
+    pub fn said(&self, name: &str) -> String {
+        let file = name;
         match self {
-            FileProblem::Missing => write!(f, "is missing"),
-            FileProblem::Symlink => write!(f, "is a symbolic link; the grader reads only regular files inside the submission"),
-            FileProblem::NotRegular(kind) => write!(f, "is a {kind}, not a regular file"),
-            FileProblem::TooLarge { size, cap } => {
-                write!(f, "is too large ({size} bytes; the limit is {})", human_bytes(*cap))
-            }
-            FileProblem::Empty => write!(f, "is empty"),
-            FileProblem::NotUtf8 { offset } => {
-                write!(f, "is not UTF-8 text (bad byte at offset {offset}); save it as UTF-8 (an editor's encoding setting, or iconv -t UTF-8)")
-            }
-            FileProblem::Utf16 => write!(f, "is UTF-16 text; save it as UTF-8 (an editor's encoding setting, or iconv -f UTF-16 -t UTF-8)"),
-            FileProblem::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            FileProblem::Missing => t!(Files::Missing, file = file),
+            FileProblem::Symlink => t!(Files::Symlink, file = file),
+            FileProblem::NotRegular("directory") => t!(Files::Directory, file = file),
+            FileProblem::NotRegular("named pipe") => t!(Files::NamedPipe, file = file),
+            FileProblem::NotRegular("socket") => t!(Files::Socket, file = file),
+            FileProblem::NotRegular(_) => t!(Files::Device, file = file),
+            FileProblem::TooLarge { size, cap } => t!(Files::TooLarge, file = file, size = size, cap = human_bytes(*cap)),
+            FileProblem::Empty => t!(Files::Empty, file = file),
+            FileProblem::NotUtf8 { offset } => t!(Files::NotUtf8, file = file, offset = offset),
+            FileProblem::Utf16 => t!(Files::Utf16, file = file),
+            FileProblem::Unreadable(e) => t!(Files::Unreadable, file = file, error = e),
         }
     }
 }
@@ -87,7 +88,7 @@ fn read_bytes(path: &Path, follow: bool, cap: u64) -> Result<Vec<u8>, FileProble
     regular(meta.file_type())?;
     // The path may have been swapped since the look: read only the file that was looked at.
     if (meta.dev(), meta.ino()) != (before.dev(), before.ino()) {
-        return Err(FileProblem::Unreadable("it was replaced while being read".into()));
+        return Err(FileProblem::Unreadable(t!(Files::Replaced)));
     }
     if meta.len() > cap {
         return Err(FileProblem::TooLarge { size: meta.len(), cap });
@@ -166,7 +167,7 @@ mod tests {
         assert_eq!(read_submission(dir.path(), "bin"), Err(FileProblem::NotUtf8 { offset: 2 }));
         std::fs::write(dir.path().join("u16"), b"\xFF\xFEa\x00=\x001\x00").unwrap();
         assert_eq!(read_submission(dir.path(), "u16"), Err(FileProblem::Utf16));
-        assert!(FileProblem::Utf16.to_string().contains("save it as UTF-8"));
+        assert!(FileProblem::Utf16.said("x").contains("save it as UTF-8"));
         std::fs::write(dir.path().join("blank"), b" \n\r\n").unwrap();
         assert_eq!(read_submission(dir.path(), "blank"), Err(FileProblem::Empty));
         std::fs::write(dir.path().join("bom"), b"\xEF\xBB\xBFa=1").unwrap();

@@ -1,12 +1,14 @@
 //! JSON that refuses duplicate keys instead of silently keeping the last one.
 
-use super::tree::Strict;
+use super::tree::{Budget, Strict};
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
 pub fn parse(text: &str) -> Result<Value, String> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let v = Strict.deserialize(&mut de).map_err(describe)?;
+    // JSON has no aliases: the budget only caps a lab file's size in values.
+    let budget = Budget::new(super::yaml::max_values(text));
+    let v = Strict(&budget).deserialize(&mut de).map_err(describe)?;
     de.end().map_err(describe)?;
     Ok(v)
 }
@@ -14,7 +16,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 fn describe(e: serde_json::Error) -> String {
     let text = e.to_string();
     if text.starts_with("recursion limit exceeded") {
-        format!("nested too deeply (line {} column {})", e.line(), e.column())
+        crate::lang::t!(crate::lang::files::Files::TooDeepAt, line = e.line(), column = e.column())
     } else {
         text
     }

@@ -65,6 +65,18 @@ pub fn near_miss(text: &str, key: &str) -> Option<(usize, String)> {
     })
 }
 
+/// The first `key=value` line whose key looks like a misspelling of `key`: the same but
+/// for case, `_`, `-` and `.`, or one letter added, dropped, changed or two swapped
+/// (`proxy_loglevel=` for `proxy_log_level`). Its number and key.
+pub fn misspelled(file: &KvFile, key: &str) -> Option<(usize, String)> {
+    let plain = |k: &str| k.chars().filter(|c| !matches!(c, '_' | '-' | '.')).collect::<String>().to_ascii_lowercase();
+    let want = plain(key);
+    file.entries
+        .iter()
+        .find(|e| e.key != key && (plain(&e.key) == want || (want.chars().count() >= 5 && super::near_name::one_edit(&plain(&e.key), &want))))
+        .map(|e| (e.line, e.key.clone()))
+}
+
 fn is_key(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -99,6 +111,18 @@ mod tests {
         assert_eq!(near_miss(text, "typo_rc"), Some((4, "- typo_rc=1".into())));
         assert_eq!(near_miss("Role=a\n", "role"), Some((1, "Role=a".into())));
         assert_eq!(near_miss("roles=b\nrolé=c\n", "role"), None);
+    }
+
+    #[test]
+    fn misspelled_keys_are_found() {
+        let f = KvFile::parse("role=sidecar\nproxy_loglevel=warning\ncomponent-log-level=misc:error\nca_mout=/x\nTypo_RC=1\n");
+        assert_eq!(misspelled(&f, "proxy_log_level"), Some((2, "proxy_loglevel".into())));
+        assert_eq!(misspelled(&f, "component_log_level"), Some((3, "component-log-level".into())));
+        assert_eq!(misspelled(&f, "ca_mount"), Some((4, "ca_mout".into())));
+        assert_eq!(misspelled(&f, "typo_rc"), Some((5, "Typo_RC".into())));
+        assert_eq!(misspelled(&f, "role"), None, "the key itself is no misspelling");
+        assert_eq!(misspelled(&f, "domain"), None);
+        assert_eq!(misspelled(&KvFile::parse("ready_body=x\n"), "ready_code"), None);
     }
 
     #[test]

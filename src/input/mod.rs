@@ -5,6 +5,7 @@
 pub mod file;
 pub mod json;
 pub mod kv;
+pub mod near_name;
 pub mod tree;
 pub mod yaml;
 

@@ -1,31 +1,49 @@
 //! YAML (and JSON written as YAML) into JSON values, refusing what would make the
 //! parser hang or blow up: deep flow nesting, alias bombs, duplicate keys.
 
-use super::tree::Strict;
-use serde::de::DeserializeSeed;
+use super::tree::{Budget, Count, Strict, SPENT};
+use serde::de::{DeserializeOwned, DeserializeSeed};
+use crate::lang::{files::Files, t};
 use serde_json::Value;
 
 /// Deeper flow nesting is refused before parsing: libyaml slows down sharply with it
 /// (100 000 nested `{a: ` took over a minute).
 pub const MAX_FLOW_DEPTH: usize = 100;
 
+/// The fewest values any text may be read into (see [`max_values`]).
+pub const MIN_VALUES: usize = 100_000;
+/// The most values any text is read into (see [`max_values`]).
+pub const MAX_VALUES: usize = 1 << 20;
+
+/// How many values (nodes: scalars, lists, mappings, keys) a text may be read into,
+/// counting every value an alias repeats each time: as many as it has bytes, within
+/// [`MIN_VALUES`] and [`MAX_VALUES`]. A text without aliases never reaches that (a value
+/// takes at least one byte), so only aliases are refused, when they would make the
+/// text cost more than a text of its size without any; and a submission file (1 MiB at
+/// most) without aliases always fits.
+pub fn max_values(text: &str) -> usize {
+    text.len().clamp(MIN_VALUES, MAX_VALUES)
+}
+
 /// One YAML document. Empty documents after it are fine (a trailing `---`), as Envoy,
 /// which reads only the first document, finds them; an empty document before it, or a
 /// second document with content, is refused rather than guessed at.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
     precheck(text)?;
-    match Strict.deserialize(serde_yaml::Deserializer::from_str(text)) {
+    let budget = Budget::new(max_values(text));
+    match Strict(&budget).deserialize(serde_yaml::Deserializer::from_str(text)) {
         Err(e) if e.to_string().contains("more than one document") => {
+            let budget = Budget::new(max_values(text));
             let mut docs = Vec::new();
             for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-                docs.push(Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?);
+                docs.push(Strict(&budget).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e)))?);
             }
             let with_content = docs.iter().filter(|d| !d.is_null()).count();
             match (with_content, docs.first()) {
                 (0, _) => Ok(Value::Null),
                 (1, Some(first)) if !first.is_null() => Ok(docs.swap_remove(0)),
-                (1, _) => Err("an empty YAML document comes before its content (the first document is the one read)".into()),
-                (n, _) => Err(format!("it holds {n} YAML documents with content, where one is expected")),
+                (1, _) => Err(t!(Files::EmptyFirst)),
+                (n, _) => Err(t!(Files::Documents, n = n)),
             }
         }
         r => r.map_err(|e| describe_in(text, e)),
@@ -36,14 +54,34 @@ pub fn parse_doc(text: &str) -> Result<Value, String> {
 /// trailing `---`) are dropped.
 pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     precheck(text)?;
+    // One budget for the whole stream: each document may hold its own aliases.
+    let budget = Budget::new(max_values(text));
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let doc = Strict.deserialize(de).map_err(|e| format!("document {}: {}", i + 1, describe_in(text, e)))?;
+        let doc = Strict(&budget).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e)))?;
         if !doc.is_null() {
             docs.push(doc);
         }
     }
     Ok(docs)
+}
+
+/// YAML read into any type (a spec, a params file) within the same bounds as
+/// [`parse_doc`]: the nesting is checked and the values counted (none made) first, then
+/// the text is read as serde_yaml reads it, its errors and their places unchanged.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, serde_yaml::Error> {
+    use serde::de::Error;
+    precheck(text).map_err(serde_yaml::Error::custom)?;
+    let budget = Budget::new(max_values(text));
+    for de in serde_yaml::Deserializer::from_str(text) {
+        match Count(&budget).deserialize(de) {
+            Err(e) if e.to_string().contains(SPENT) => return Err(serde_yaml::Error::custom(describe(e))),
+            // Any other error is the reading's own to report, with its place.
+            Err(_) => break,
+            Ok(()) => {}
+        }
+    }
+    serde_yaml::from_str(text)
 }
 
 /// libyaml's error, with a plain sentence first when the line it stops at is indented
@@ -54,15 +92,19 @@ fn describe_in(text: &str, e: serde_yaml::Error) -> String {
         .and_then(|l| text.lines().nth(l.line().saturating_sub(1)))
         .is_some_and(|line| line.trim_start_matches(' ').starts_with('\t'));
     let said = describe(e);
-    if tabbed { format!("a line is indented with a tab, where YAML needs spaces ({said})") } else { said }
+    if tabbed { t!(Files::Tab, said = said) } else { said }
 }
 
 fn describe(e: serde_yaml::Error) -> String {
     let text = e.to_string();
-    if text.contains("repetition limit exceeded") {
-        "too many alias expansions (a YAML alias bomb?)".into()
+    if text.contains(SPENT) {
+        // Without serde_yaml's path and place: where the budget ran out says nothing useful.
+        let n = text.split("more than ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or_default();
+        t!(Files::AliasBomb, n = n)
+    } else if text.contains("repetition limit exceeded") {
+        t!(Files::AliasRepeats)
     } else if text.contains("recursion limit exceeded") {
-        "nested too deeply".into()
+        t!(Files::TooDeep)
     } else {
         text
     }
@@ -104,7 +146,7 @@ fn precheck(text: &str) -> Result<(), String> {
             b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_FLOW_DEPTH {
-                    return Err(format!("line {line}: brackets nested more than {MAX_FLOW_DEPTH} deep"));
+                    return Err(t!(Files::Brackets, line = line, max = MAX_FLOW_DEPTH));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -170,6 +212,40 @@ mod tests {
         assert!(parse_doc(bomb).unwrap_err().contains("alias"));
         assert!(parse_doc(&"{a: ".repeat(100_000)).unwrap_err().contains("nested"));
         assert!(parse_doc(&"- ".repeat(100_000)).unwrap_err().contains("nested"));
+    }
+
+    /// One list of 1,000 repeated by 10,000 aliases: few alias jumps, ten million values.
+    fn wide_bomb(aliases: usize) -> String {
+        format!("a: &a [{}]\nb: [{}]\n", vec!["x"; 1000].join(","), vec!["*a"; aliases].join(","))
+    }
+
+    #[test]
+    fn a_wide_alias_bomb_is_refused_by_what_it_expands_to() {
+        let bomb = wide_bomb(10_000);
+        let e = parse_doc(&bomb).unwrap_err();
+        assert_eq!(e, format!("it expands to more than {MIN_VALUES} {SPENT} (a YAML alias bomb?); the grader reads at most that many"));
+        let e = parse_stream(&format!("a: 1\n---\n{bomb}")).unwrap_err();
+        assert!(e.starts_with("document 2: it expands to more than"), "{e}");
+        // The budget is the stream's: documents each within it are still too many together.
+        let half = format!("a: &a [{}]\nb: [{}]\n", vec!["x"; 1000].join(","), vec!["*a"; 60].join(","));
+        assert!(parse_doc(&half).is_ok());
+        assert!(parse_stream(&format!("{half}---\n{half}")).unwrap_err().contains("alias bomb"));
+        // Typed readers (a spec, a params file) are bounded the same way.
+        let e = from_str::<serde_json::Value>(&bomb).unwrap_err().to_string();
+        assert!(e.contains("alias bomb"), "{e}");
+        assert!(from_str::<std::collections::BTreeMap<String, String>>("a: [1]\n").is_err());
+        assert_eq!(from_str::<std::collections::BTreeMap<String, u8>>("a: 1\n").unwrap()["a"], 1);
+    }
+
+    #[test]
+    fn a_text_without_aliases_never_reaches_the_budget() {
+        // A value takes a byte at least (`{a,b,...}`: a key and its null), so the
+        // budget, as many values as bytes, is never reached without aliases.
+        let keys: Vec<String> = (0..200_000).map(|i| format!("k{i}")).collect();
+        let flat = format!("{{{}}}", keys.join(","));
+        assert_eq!(parse_doc(&flat).unwrap().as_object().unwrap().len(), 200_000);
+        let list = format!("[{}]", vec!["0"; 300_000].join(","));
+        assert_eq!(crate::input::json::parse(&list).unwrap().as_array().unwrap().len(), 300_000);
     }
 
     #[test]

@@ -5,19 +5,9 @@
 //! one to run. The spec's variables travel as one array, and each expression binds
 //! only those it uses: a run then sets up four variables, not one per spec variable.
 //! Errors are mapped back to the expression they came from.
-//!
-//! The program is put together as syntax trees: each expression is parsed alone (or
-//! taken already parsed, for the built-in spec) and the joining code is built, not
-//! parsed. Only when that fails is the same program put together as text, whose errors
-//! jaq can place.
 
-mod ahead;
 pub mod convert;
-mod lookup;
-mod prebuilt;
-mod stdlib;
 
-use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
 use jaq_json::Val;
@@ -47,12 +37,10 @@ pub struct ExprError {
 }
 
 pub struct Program {
-    filter: ahead::Ahead,
+    filter: jaq_core::Filter<Data>,
     exprs: Vec<ExprSrc>,
     deps: Vec<BTreeSet<usize>>,
     globals: Vec<String>,
-    /// Per expression: run without jaq, when it only reads a variable.
-    lookups: Vec<Option<lookup::Lookup>>,
 }
 
 /// Reserved variables every expression can use besides the spec's own.
@@ -75,41 +63,15 @@ impl ProgramBuilder {
 
     /// Compile all expressions at once. `globals` are the spec's variable names (no `$`).
     pub fn build(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
-        let (names, deps, lookups) = self.plan(globals);
-        if let Some(filter) = compile_trees(defs, &self.exprs, &deps, globals, &names) {
-            return Ok(Program { filter: ahead::Ahead::ready(filter), exprs: self.exprs, deps, globals: globals.to_vec(), lookups });
-        }
-        // The text form is needed only when the trees fail: jaq places its errors.
+        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
+        let deps: Vec<BTreeSet<usize>> = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
         let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, globals)).collect();
         let (code, starts) = assemble(defs, &self.exprs, &prefixes);
         match compile(&code, &names) {
-            Ok(filter) => Ok(Program { filter: ahead::Ahead::ready(filter), exprs: self.exprs, deps, globals: globals.to_vec(), lookups }),
+            Ok(filter) => Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec() }),
             // Only on failure: compile each expression alone, so every error names its own.
             Err(whole) => Err(self.locate_errors(defs, &names, &prefixes, &starts, whole)),
         }
-    }
-
-    /// What both builds need besides jaq's filter: the reserved variables' names, the
-    /// spec variables each expression uses, and which expressions run without jaq.
-    #[allow(clippy::type_complexity)]
-    fn plan(&self, globals: &[String]) -> (Vec<String>, Vec<BTreeSet<usize>>, Vec<Option<lookup::Lookup>>) {
-        let names = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        let deps = self.exprs.iter().map(|e| deps_of(&e.code, globals)).collect();
-        let lookups = self.exprs.iter().map(|e| lookup::Lookup::parse(&e.code, globals)).collect();
-        (names, deps, lookups)
-    }
-
-    /// [`ProgramBuilder::build`], with the filter compiled on another thread while the
-    /// caller goes on (see `ahead.rs`), when every expression and the defs are the
-    /// built-in spec's, parsed at build time. Any other jq is built here and now.
-    pub fn build_ahead(self, defs: &str, globals: &[String]) -> Result<Program, Vec<ExprError>> {
-        if !prebuilt::has_defs(defs) || !self.exprs.iter().all(|e| prebuilt::has(&e.code)) {
-            return self.build(defs, globals);
-        }
-        let (names, deps, lookups) = self.plan(globals);
-        let (defs_owned, exprs, deps_owned, globals_owned) = (defs.to_string(), self.exprs.clone(), deps.clone(), globals.to_vec());
-        let filter = ahead::Ahead::spawn(move || compile_trees(&defs_owned, &exprs, &deps_owned, &globals_owned, &names));
-        Ok(Program { filter, exprs: self.exprs, deps, globals: globals.to_vec(), lookups })
     }
 
     fn locate_errors(
@@ -183,86 +145,22 @@ fn dispatch(code: &mut String, lo: usize, hi: usize) {
     code.push_str(" end");
 }
 
-/// The program of [`assemble`], built as syntax trees: the spec's defs, one definition
-/// per expression and the dispatch all go to the prelude, and the main code is one call.
-/// `None` on any error, for the text path to find and place.
-fn compile_trees(
-    defs: &str,
-    exprs: &[ExprSrc],
-    deps: &[BTreeSet<usize>],
-    globals: &[String],
-    names: &[String],
-) -> Option<jaq_core::Filter<Data>> {
-    let parse_term = |code| prebuilt::term(code).or_else(|| jaq_core::load::parse(code, |p| p.term()));
-    let spec_defs = prebuilt::defs(defs).or_else(|| jaq_core::load::parse(defs, |p| p.defs()))?;
-    let vars = format!("${VARS}");
-    let pick = format!("${PICK}");
-    let dollars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
-    let numbers: Vec<String> = (0..exprs.len().max(globals.len())).map(|i| i.to_string()).collect();
-    let def_names: Vec<String> = (0..exprs.len()).map(|i| format!("__e{i}")).collect();
-
-    let library = stdlib::library_for(std::iter::once(defs).chain(exprs.iter().map(|e| e.code.as_str())));
-    let mut prelude = library.defs;
-    prelude.extend(spec_defs);
-    for (i, e) in exprs.iter().enumerate() {
-        // `$__vars[d] as $name | ...`, innermost last, as `bindings` writes it.
-        let mut body = parse_term(&e.code)?;
-        for d in deps[i].iter().rev() {
-            let index = jaq_core::path::Path(vec![(jaq_core::path::Part::Index(Term::Num(numbers[*d].as_str())), jaq_core::path::Opt::Essential)]);
-            let value = Term::Path(Box::new(Term::Var(vars.as_str())), index);
-            body = Term::BinOp(Box::new(value), BinaryOp::Pipe(Some(Pattern::Var(dollars[*d].as_str()))), Box::new(body));
-        }
-        prelude.push(Def { name: def_names[i].as_str(), args: Vec::new(), body });
-    }
-    let main = "__main";
-    prelude.push(Def { name: main, args: Vec::new(), body: dispatch_tree(0, exprs.len(), &pick, &def_names, &numbers) });
-    compile_with(prelude, library.natives, main, names).ok()
-}
-
-/// [`dispatch`], as a syntax tree.
-fn dispatch_tree<'a>(lo: usize, hi: usize, pick: &'a str, def_names: &'a [String], numbers: &'a [String]) -> Term<&'a str> {
-    if hi == lo {
-        return Term::Id;
-    }
-    if hi - lo == 1 {
-        return Term::Call(def_names[lo].as_str(), Vec::new());
-    }
-    let mid = (lo + hi) / 2;
-    let cond = Term::BinOp(Box::new(Term::Var(pick)), BinaryOp::Cmp(jaq_core::ops::Cmp::Lt), Box::new(Term::Num(numbers[mid].as_str())));
-    let then = dispatch_tree(lo, mid, pick, def_names, numbers);
-    Term::IfThenElse(vec![(cond, then)], Some(Box::new(dispatch_tree(mid, hi, pick, def_names, numbers))))
-}
-
-/// Compile jq code; errors as (byte offset in `code`, message).
+/// Compile jq code with jaq's standard library; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let library = stdlib::library_for([code]);
-    compile_with(library.defs, library.natives, code, globals)
-}
-
-/// Compile `code` with `prelude` defined before it.
-fn compile_with<'s>(
-    prelude: Vec<Def<&'s str>>,
-    funs: Vec<stdlib::Native>,
-    code: &'s str,
-    globals: &[String],
-) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let loader = Loader::new(prelude);
+    let loader = Loader::new(jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()));
     let arena = Arena::default();
     let modules = loader
         .load(&arena, File { code, path: () })
         .map_err(|errs| load_errors(code, errs))?;
     let vars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
     Compiler::default()
-        .with_funs(funs)
+        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()))
         .with_global_vars(vars.iter().map(|s| s.as_str()))
         .compile(modules)
         .map_err(|errs| {
             errs.into_iter()
                 .flat_map(|(_, es)| es)
-                .map(|(name, undef)| {
-                    let off = offset(code, name);
-                    (off, format!("undefined {} `{}`", undef.as_str(), name))
-                })
+                .map(|(name, undef)| (offset(code, name), format!("undefined {} `{}`", undef.as_str(), name)))
                 .collect()
         })
 }
@@ -291,11 +189,9 @@ fn load_errors(code: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<(usize
     out
 }
 
-/// Where `part` starts in `code`. jaq's errors hold slices of the text they were
-/// compiled from; a program built from syntax trees (see `compile_trees`) holds slices of
-/// other text, the expressions' own or the built-in spec's, whose place in `code` means
-/// nothing: those errors are not used, and get 0. (`jaq_core::load::span` subtracts
-/// the addresses unchecked, which overflows for such a slice.)
+/// Where `part`, the slice of text a jaq error holds, starts in `code`; 0 if it is not
+/// a slice of `code` (jaq's own library is text of its own). Checked, unlike
+/// `jaq_core::load::span`.
 fn offset(code: &str, part: &str) -> usize {
     let (start, at) = (code.as_ptr() as usize, part.as_ptr() as usize);
     at.checked_sub(start).filter(|o| o + part.len() <= code.len()).unwrap_or(0)
@@ -343,16 +239,7 @@ pub enum Outcome {
     Error(String),
 }
 
-/// Said of every expression when the spec's jq, compiled ahead, did not compile.
-pub const NOT_COMPILED: &str = "the built-in spec's jq did not compile";
-
 impl Program {
-    /// Whether the filter compiled (waiting for it, when it is compiled ahead). Every
-    /// run of a program that did not is an error, and its results are not to be told.
-    pub fn compiled(&self) -> bool {
-        self.filter.get().is_some()
-    }
-
     pub fn expr(&self, id: ExprId) -> &ExprSrc {
         &self.exprs[id.0]
     }
@@ -375,25 +262,9 @@ impl Program {
     /// per global, in order (see [`Program::vars`]); `found` and `expected` fill the
     /// reserved variables.
     pub fn run(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
-        if let (Some(l), Val::Arr(values)) = (&self.lookups[id.0], vars)
-            && let Some(var) = values.get(l.global)
-        {
-            return match l.run(var.clone()) {
-                Ok(v) => Outcome::Value(v),
-                Err(e) => Outcome::Error(convert::error_text(e)),
-            };
-        }
-        self.run_jaq(id, vars, input, found, expected)
-    }
-
-    /// [`Program::run`] through jaq, whatever the expression.
-    fn run_jaq(&self, id: ExprId, vars: &Val, input: Val, found: Val, expected: Val) -> Outcome {
         let all = [vars.clone(), found, expected, Val::from(id.0 as isize)];
-        let Some(filter) = self.filter.get() else {
-            return Outcome::Error(NOT_COMPILED.into());
-        };
-        let ctx = Ctx::<Data>::new(&filter.lut, Vars::new(all));
-        let mut outputs = filter.id.run((ctx, input));
+        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new(all));
+        let mut outputs = self.filter.id.run((ctx, input));
         match outputs.next() {
             None => Outcome::Empty,
             Some(Ok(v)) => Outcome::Value(v),
@@ -436,38 +307,6 @@ mod tests {
     }
 
     #[test]
-    fn the_builtin_spec_compiles_ahead_and_runs_as_compiled_now() {
-        let ahead = crate::spec::Spec::builtin().unwrap();
-        let now = crate::spec::Spec::builtin_with(crate::spec::Load::Full).unwrap();
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert!(ahead.program.filter.threaded() || cpus < 2, "grading sends the built-in spec's jq ahead");
-        assert!(!now.program.filter.threaded(), "a spec being checked is compiled at once");
-        assert!(ahead.program.compiled() && now.program.compiled());
-        let vars = Program::vars(&vec![Val::from(1isize); ahead.program.globals().len()]);
-        for i in 0..ahead.program.exprs.len() {
-            let run = |p: &Program| format!("{:?}", p.run_jaq(ExprId(i), &vars, Val::Null, Val::Null, Val::Null));
-            assert_eq!(run(&ahead.program), run(&now.program), "{}", ahead.program.exprs[i].code);
-        }
-    }
-
-    #[test]
-    fn an_error_is_placed_only_in_the_text_it_came_from() {
-        let code = String::from("def f: $x; f");
-        assert_eq!(offset(&code, &code[7..9]), 7);
-        // A slice of other text, before or after `code` in memory, is no place in it.
-        let (before, after) = ("$x", String::from("$x"));
-        assert_eq!(offset(&code, before), 0);
-        assert_eq!(offset(&code, &after), 0);
-    }
-
-    #[test]
-    fn other_jq_is_compiled_at_once_with_its_errors() {
-        let mut b = ProgramBuilder::default();
-        b.add("$a | . +", "bad".into());
-        assert!(b.build_ahead("", &["a".to_string()]).is_err());
-    }
-
-    #[test]
     fn errors_name_their_expression_and_column() {
         let mut b = ProgramBuilder::default();
         b.add(".a", "good".into());
@@ -486,55 +325,13 @@ mod tests {
         assert_eq!(p.deps(ids[1]).iter().copied().collect::<Vec<_>>(), vec![2]);
     }
 
-    /// The program built as trees and the program built as text behave alike.
-    #[test]
-    fn trees_and_text_agree() {
-        let exprs = [
-            "$a | twice",
-            "$ab + $a",
-            ".x // \"none\" | ascii_downcase",
-            "[.[]? | select(. > 1)] | length",
-            "reduce range(4) as $i (0; . + $i * $b)",
-            "\"\\($a)-\\(.x)\" | split(\"-\")",
-            "def inner: . + 1; $b | inner | tostring | test(\"^[0-9]+$\")",
-            "{k: $found, e: $expected} | to_entries | map(.key)",
-            "try error(\"x\") catch .",
-            "if . == null then empty else keys end",
-        ];
-        let globals: Vec<String> = ["a", "ab", "b"].iter().map(|s| s.to_string()).collect();
-        let mut b = ProgramBuilder::default();
-        for e in exprs {
-            b.add(e, e.to_string());
-        }
-        let defs = "def twice: . * 2;";
-        let deps: Vec<BTreeSet<usize>> = b.exprs.iter().map(|e| deps_of(&e.code, &globals)).collect();
-        let prefixes: Vec<String> = deps.iter().map(|d| bindings(d, &globals)).collect();
-        let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        let trees = compile_trees(defs, &b.exprs, &deps, &globals, &names).expect("trees compile");
-        let text = compile(&assemble(defs, &b.exprs, &prefixes).0, &names).expect("text compiles");
-        let program = |filter| Program { filter: ahead::Ahead::ready(filter), exprs: b.exprs.clone(), deps: deps.clone(), globals: globals.clone(), lookups: vec![None; b.exprs.len()] };
-        let (trees, text) = (program(trees), program(text));
-        let vars = Program::vars(&[Val::from(3isize), Val::from(4isize), Val::from(5isize)]);
-        let inputs = [serde_json::json!({"x": "AbC"}), serde_json::json!([1, 2, 3]), serde_json::json!(null)];
-        assert_eq!(value(trees.run(ExprId(1), &vars, Val::Null, Val::Null, Val::Null)), serde_json::json!(7));
-        for (i, code) in exprs.iter().enumerate() {
-            for input in &inputs {
-                let run = |p: &Program| {
-                    let found = Val::from(1isize);
-                    format!("{:?}", p.run(ExprId(i), &vars, convert::to_jaq(input), found, Val::Null))
-                };
-                assert_eq!(run(&trees), run(&text), "{code} on {input}");
-            }
-        }
-    }
-
     /// A spec whose checks need no jq (`exists` only) still has a program: an empty one.
     #[test]
     fn no_expressions_make_an_empty_program() {
         let p = ProgramBuilder::default().build("def twice: . * 2;", &["a".to_string()]);
         assert!(p.is_ok(), "{:?}", p.err());
         let names: Vec<String> = [VARS, FOUND, EXPECTED, PICK].iter().map(|s| s.to_string()).collect();
-        assert!(compile(&assemble("", &[], &[]).0, &names).is_ok(), "the text form compiles too");
+        assert!(compile(&assemble("", &[], &[]).0, &names).is_ok());
         // The definitions are still checked.
         let errs = ProgramBuilder::default().build("def broken: $nope;", &[]).err().expect("an error in defs");
         assert!(errs.iter().any(|e| e.message.contains("undefined variable")), "{errs:?}");
@@ -544,36 +341,5 @@ mod tests {
     fn halt_is_an_error_not_an_exit() {
         let (p, ids) = program(&["halt"], &[]);
         assert!(matches!(p.run(ids[0], &Program::vars(&[]), Val::Null, Val::Null, Val::Null), Outcome::Error(_)));
-    }
-
-    /// A lookup run without jaq gives what jaq gives, errors included.
-    #[test]
-    fn lookups_agree_with_jaq() {
-        let exprs = ["$a", "$a.k", "$a.k.n", "$a[1]", "$a[7]", "$a.k[0]", "$b.x", "$b[0].y"];
-        let globals: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
-        let mut b = ProgramBuilder::default();
-        let ids: Vec<ExprId> = exprs.iter().map(|e| b.add(e, e.to_string())).collect();
-        let p = b.build("", &globals).unwrap();
-        assert!(ids.iter().all(|id| p.lookups[id.0].is_some()), "every one of these is a lookup");
-        let values = [
-            serde_json::json!({"k": {"n": 1}}),
-            serde_json::json!({"k": ["x"]}),
-            serde_json::json!({}),
-            serde_json::json!([10, 20]),
-            serde_json::json!(null),
-            serde_json::json!("text"),
-            serde_json::json!(3),
-            serde_json::json!([{"y": true}]),
-        ];
-        for a in &values {
-            for bv in &values {
-                let vars = Program::vars(&[convert::to_jaq(a), convert::to_jaq(bv)]);
-                for (code, id) in exprs.iter().zip(&ids) {
-                    let fast = format!("{:?}", p.run(*id, &vars, Val::Null, Val::Null, Val::Null));
-                    let slow = format!("{:?}", p.run_jaq(*id, &vars, Val::Null, Val::Null, Val::Null));
-                    assert_eq!(fast, slow, "{code} with $a = {a}, $b = {bv}");
-                }
-            }
-        }
     }
 }

@@ -1,37 +1,62 @@
-//! Gradescope's `results.json` (the autograder specification's field names): a test
-//! per check with its score, and output students read. Student-facing whatever the
-//! audience, so hidden checks never show their expected value here.
+//! Gradescope's `results.json` (the autograder specification's field names), which
+//! students read: always written for the student audience. A test per check that was
+//! graded, numbered `step.check-within-step`; a skipped check is no test (it did not
+//! run), and neither is a check the grader could not evaluate: a student never loses
+//! points for the grader's fault. The top-level `output` says which checks were left
+//! out, in the spec's words, never with a grader's path.
 
 use super::View;
+use crate::lang::{report::Report, t};
 use crate::result::{Status, SubmissionResult};
 use serde_json::{json, Value};
 
 pub fn object(r: &SubmissionResult, view: &View) -> Value {
-    let tests: Vec<Value> = r
-        .checks
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let output = match c.status {
-                Status::Pass => String::new(),
-                _ => view.details(c).into_iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"),
-            };
-            json!({
-                "name": format!("{}: {}", c.id, c.title),
-                "number": format!("{}.{}", c.step, i + 1),
-                "score": c.points,
-                "max_score": c.max_points,
-                // Gradescope knows only these two; a skipped check weighs nothing.
-                "status": if matches!(c.status, Status::Pass | Status::Skip) { "passed" } else { "failed" },
-                "output": output,
-                "visibility": "visible",
-            })
-        })
-        .collect();
+    let mut tests = Vec::new();
+    let (mut step, mut within) = (None, 0);
+    for c in &r.checks {
+        if step != Some(c.step) {
+            (step, within) = (Some(c.step), 0);
+        }
+        within += 1;
+        if matches!(c.status, Status::Skip | Status::Error) {
+            continue;
+        }
+        let output = match c.status {
+            Status::Pass => String::new(),
+            _ => view.detail_lines(c).join("\n"),
+        };
+        tests.push(json!({
+            "name": format!("{}: {}", c.id, c.title),
+            "number": format!("{}.{within}", c.step),
+            "score": c.points,
+            "max_score": c.max_points,
+            "status": if c.status == Status::Pass { "passed" } else { "failed" },
+            "output": output,
+            "visibility": "visible",
+        }));
+    }
     json!({
         "score": r.score(),
         "execution_time": r.elapsed.as_secs_f64(),
-        "output": super::summary(r),
+        "output": output(r),
         "tests": tests,
     })
+}
+
+/// The score out of what was graded, then what was left out and why.
+fn output(r: &SubmissionResult) -> String {
+    let graded = |c: &&crate::result::CheckResult| !matches!(c.status, Status::Skip | Status::Error);
+    let max: u32 = r.checks.iter().filter(graded).map(|c| c.max_points).sum();
+    let mut out = t!(Report::GradescopeScore, score = r.score(), max = max, pass = r.count(Status::Pass), fail = r.count(Status::Fail));
+    let errors: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Error).map(|c| c.id.as_str()).collect();
+    if !errors.is_empty() {
+        out.push('\n');
+        out.push_str(&t!(Report::GradescopeErrors, n = errors.len(), ids = errors.join(", ")));
+    }
+    let skipped: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Skip).map(|c| c.id.as_str()).collect();
+    if !skipped.is_empty() {
+        out.push('\n');
+        out.push_str(&t!(Report::GradescopeSkipped, n = skipped.len(), ids = skipped.join(", ")));
+    }
+    out
 }

@@ -1,12 +1,15 @@
 //! Reports: views of the results, one file per format.
 
 pub mod color;
+pub mod github;
 pub mod gradescope;
 pub mod json;
 pub mod junit;
+pub mod step_summary;
 pub mod tap;
 pub mod text;
 
+use crate::lang::{report::Report, t, tr};
 use crate::result::{CheckResult, Status, SubmissionResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -16,6 +19,8 @@ pub enum Format {
     Junit,
     Tap,
     Gradescope,
+    /// GitHub Actions workflow commands: an annotation per failing check.
+    Github,
 }
 
 /// Who reads the report. Students never see expected values; instructors do.
@@ -26,20 +31,25 @@ pub enum Audience {
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [Format::Text, Format::Json, Format::Junit, Format::Tap, Format::Gradescope];
+    /// The formats of one submission's report files in `--out DIR`. GitHub's workflow
+    /// commands mean something only on a CI run's output.
+    pub const FILES: [Format; 5] = [Format::Text, Format::Json, Format::Junit, Format::Tap, Format::Gradescope];
 
-    /// Text is read by students in the lab, Gradescope's output is shown to students;
-    /// the other machine formats go to CI, read by instructors.
+    /// Text is read by students in the lab; the other machine formats go to CI, read by
+    /// instructors. Gradescope's and GitHub's are always for students (see
+    /// `student_facing`).
     pub fn default_audience(self) -> Audience {
         match self {
-            Format::Text | Format::Gradescope => Audience::Student,
+            Format::Text | Format::Gradescope | Format::Github => Audience::Student,
             Format::Json | Format::Junit | Format::Tap => Audience::Instructor,
         }
     }
 
-    /// Shown to students whatever the audience: hidden checks keep their secret here.
+    /// Shown to students whatever `--audience` says: Gradescope shows its results to
+    /// the student, and a GitHub Classroom repository's annotations and step summary
+    /// are the student's to read.
     pub fn student_facing(self) -> bool {
-        self == Format::Gradescope
+        matches!(self, Format::Gradescope | Format::Github)
     }
 
     /// File name ending for one submission's report in `--out DIR`.
@@ -50,6 +60,7 @@ impl Format {
             Format::Junit => "junit.xml",
             Format::Tap => "tap",
             Format::Gradescope => "gradescope.json",
+            Format::Github => "github.txt",
         }
     }
 }
@@ -60,28 +71,60 @@ pub struct Options {
     /// `--audience`, when given; otherwise each format's own default.
     pub audience: Option<Audience>,
     pub color: bool,
+    /// `--verbose`: every check of every step, in full.
+    pub verbose: bool,
 }
 
 /// How one format shows results: the options resolved for it.
 #[derive(Debug, Clone, Copy)]
 pub struct View {
     pub audience: Audience,
-    pub student_facing: bool,
     pub color: bool,
+    pub verbose: bool,
+}
+
+/// A labelled line about a check that did not pass. Its key is the same in every
+/// language (TAP's YAML keys); its label is the run's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    Where,
+    Why,
+    Expected,
+    Found,
+    Hint,
+}
+
+impl Detail {
+    pub fn key(self) -> &'static str {
+        match self {
+            Detail::Where => "where",
+            Detail::Why => "why",
+            Detail::Expected => "expected",
+            Detail::Found => "found",
+            Detail::Hint => "hint",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        tr(match self {
+            Detail::Where => Report::Where,
+            Detail::Why => Report::Why,
+            Detail::Expected => Report::Expected,
+            Detail::Found => Report::Found,
+            Detail::Hint => Report::Hint,
+        })
+    }
 }
 
 impl View {
     pub fn of(format: Format, opts: &Options) -> View {
-        View {
-            audience: opts.audience.unwrap_or(format.default_audience()),
-            student_facing: format.student_facing(),
-            color: opts.color && format == Format::Text,
-        }
+        let audience = if format.student_facing() { Audience::Student } else { opts.audience.unwrap_or(format.default_audience()) };
+        View { audience, color: opts.color && format == Format::Text, verbose: opts.verbose }
     }
 
     /// The expected value this view may show for this check.
     pub fn expected<'c>(&self, c: &'c CheckResult) -> Option<&'c str> {
-        if self.audience == Audience::Student || (c.hidden && self.student_facing) {
+        if self.audience == Audience::Student {
             None
         } else {
             c.expected.as_deref()
@@ -89,41 +132,46 @@ impl View {
     }
 
     /// Labelled lines about a check that did not pass, in reading order.
-    pub fn details(&self, c: &CheckResult) -> Vec<(&'static str, String)> {
+    pub fn details(&self, c: &CheckResult) -> Vec<(Detail, String)> {
         let mut out = Vec::new();
         if let Some(p) = &c.place {
-            out.push(("where", p.clone()));
+            out.push((Detail::Where, p.clone()));
         }
-        out.push(("why", c.message.clone()));
+        out.push((Detail::Why, c.message.clone()));
         if c.status == Status::Skip {
             return out;
         }
         // An empty value would print as nothing at all after its label.
-        let shown = |v: &str| if v.is_empty() { "(empty)".to_string() } else { v.to_string() };
+        let shown = |v: &str| if v.is_empty() { tr(Report::Empty).to_string() } else { v.to_string() };
         if let Some(e) = self.expected(c) {
-            out.push(("expected", shown(e)));
+            out.push((Detail::Expected, shown(e)));
         }
         if let Some(f) = &c.found {
-            out.push(("found", shown(f)));
+            out.push((Detail::Found, shown(f)));
         }
         if c.status == Status::Fail
             && let Some(h) = &c.hint {
-                out.push(("hint", h.clone()));
+                out.push((Detail::Hint, h.clone()));
             }
         out
+    }
+
+    /// [`View::details`] as `label: value` lines, for reports people read.
+    pub fn detail_lines(&self, c: &CheckResult) -> Vec<String> {
+        self.details(c).into_iter().map(|(d, v)| crate::lang::labelled(d.label(), &v)).collect()
     }
 }
 
 /// One sentence summing up a submission.
 pub fn summary(r: &SubmissionResult) -> String {
-    format!(
-        "Score {}/{} points: of the checks, {} passed, {} failed, {} could not be checked, {} skipped",
-        r.score(),
-        r.max_score(),
-        r.count(Status::Pass),
-        r.count(Status::Fail),
-        r.count(Status::Error),
-        r.count(Status::Skip)
+    t!(
+        Report::Score,
+        score = r.score(),
+        max = r.max_score(),
+        pass = r.count(Status::Pass),
+        fail = r.count(Status::Fail),
+        error = r.count(Status::Error),
+        skip = r.count(Status::Skip)
     )
 }
 
@@ -176,5 +224,6 @@ pub fn render(format: Format, results: &[SubmissionResult], opts: &Options) -> S
         }
         Format::Junit => junit::render(results, &view),
         Format::Tap => tap::render(results, &view),
+        Format::Github => github::render(results, &view),
     }
 }

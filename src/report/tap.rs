@@ -1,5 +1,7 @@
-//! TAP version 14: a test point per check, with a YAML block saying where, why and
-//! what was found; several submissions become subtests.
+//! TAP version 13, as Perl's `prove` (TAP::Parser) and node's `tap-parser` read it: a
+//! test point per check, with a YAML block saying where, why and what was found;
+//! several submissions become indented subtests, each opened by a `# Subtest:` comment
+//! naming it as its test point does.
 
 use super::View;
 use crate::display::safe_max;
@@ -7,18 +9,19 @@ use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 
 pub fn render(results: &[SubmissionResult], view: &View) -> String {
-    let mut out = String::from("TAP version 14\n");
+    let mut out = String::from("TAP version 13\n");
     match results {
         [one] => points(&mut out, one, view, ""),
         many => {
+            let _ = writeln!(out, "1..{}", many.len());
             for (i, r) in many.iter().enumerate() {
-                let name = escaped(&r.submission);
-                let _ = writeln!(out, "# Subtest: {name}");
+                // A comment is read as it stands; a test point's `\\` and `\#` are read
+                // as escapes: both then read the same name.
+                let _ = writeln!(out, "# Subtest: {}", one_line(&r.submission));
                 points(&mut out, r, view, "    ");
                 let ok = if r.worst() == Status::Pass { "ok" } else { "not ok" };
-                let _ = writeln!(out, "{ok} {} - {name}", i + 1);
+                let _ = writeln!(out, "{ok} {} - {}", i + 1, escaped(&r.submission));
             }
-            let _ = writeln!(out, "1..{}", many.len());
         }
     }
     out
@@ -38,15 +41,11 @@ fn points(out: &mut String, r: &SubmissionResult, view: &View, indent: &str) {
             }
             Status::Fail | Status::Error => {
                 let _ = writeln!(out, "{indent}not ok {n} - {name}");
-                let mut block = serde_yaml::Mapping::new();
-                block.insert("severity".into(), if c.status == Status::Fail { "fail" } else { "error" }.into());
-                for (k, v) in view.details(c) {
-                    block.insert(k.into(), v.into());
-                }
-                let yaml = serde_yaml::to_string(&block).unwrap_or_default();
                 let _ = writeln!(out, "{indent}  ---");
-                for line in yaml.lines() {
-                    let _ = writeln!(out, "{indent}  {line}");
+                let severity = if c.status == Status::Fail { "fail" } else { "error" };
+                let _ = writeln!(out, "{indent}  severity: {}", scalar(severity));
+                for (k, v) in view.details(c).into_iter().map(|(d, v)| (d.key(), v)) {
+                    let _ = writeln!(out, "{indent}  {k}: {}", scalar(&v));
                 }
                 let _ = writeln!(out, "{indent}  ...");
             }
@@ -54,11 +53,24 @@ fn points(out: &mut String, r: &SubmissionResult, view: &View, indent: &str) {
     }
 }
 
+/// A YAML scalar every reader takes for this very string: double-quoted, so that no YAML
+/// 1.1 or 1.2 reader turns `no`, `on`, `null`, `1e3` or `0o17` into a boolean, a null or
+/// a number; and escaped only with `\\` and `\"`, the escapes that TAP::Parser's own
+/// YAML reader knows too (anything that would need another is made visible text first).
+fn scalar(s: &str) -> String {
+    format!("\"{}\"", one_line(s).replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// On one line, with no control or invisible character (see `display::safe_max`).
+fn one_line(s: &str) -> String {
+    safe_max(s, usize::MAX)
+}
+
 /// Text for a test point's description or a directive's reason: on one line, with no
-/// control character, and `#` and `\\` escaped as TAP 14 says, so that no name can end
+/// control character, and `#` and `\\` escaped as TAP says, so that no name can end
 /// the description early and add a directive (`# TODO` makes a failure count as none).
 fn escaped(s: &str) -> String {
-    safe_max(s, usize::MAX).replace('\\', "\\\\").replace('#', "\\#")
+    one_line(s).replace('\\', "\\\\").replace('#', "\\#")
 }
 
 #[cfg(test)]
@@ -81,6 +93,7 @@ mod tests {
             place: None,
             hint: None,
             hidden: false,
+            file_problem: None,
         };
         SubmissionResult {
             lab: "demo".into(),
@@ -97,7 +110,7 @@ mod tests {
     #[test]
     fn no_name_adds_a_directive_a_test_point_or_an_escape() {
         let names = ["fails-but # TODO graded later", "x\\# TODO", "n\nok 3 - fake \u{1b}]0;t\u{7}\u{1b}[2J"];
-        let tap = super::render(&names.map(named), &View::of(Format::Tap, &Options { audience: None, color: false }));
+        let tap = super::render(&names.map(named), &View::of(Format::Tap, &Options { audience: None, color: false, verbose: false }));
         assert!(!tap.contains('\u{1b}') && !tap.contains('\u{7}'), "{tap}");
         // As TAP::Parser reads a test point: a `#` that no `\` escapes starts a directive.
         let point = regex::Regex::new(r"^(?:not )?ok \d+ - (?:[^\\#]|\\.)*$").unwrap();
@@ -106,7 +119,7 @@ mod tests {
         for p in points {
             assert!(point.is_match(p), "{p}");
         }
-        assert!(tap.contains("# Subtest: fails-but \\# TODO graded later\n"), "{tap}");
+        assert!(tap.contains("# Subtest: fails-but # TODO graded later\n"), "{tap}");
         assert!(tap.contains("\nnot ok 1 - fails-but \\# TODO graded later\n"), "{tap}");
         assert!(tap.contains("\nnot ok 2 - x\\\\\\# TODO\n"), "{tap}");
         assert!(tap.contains("\nnot ok 3 - n\\\\nok 3 - fake \\\\e]0;t\\\\u{7}\\\\e[2J\n"), "{tap}");

@@ -1,6 +1,7 @@
 //! The submission's files, each read once and parsed as the spec says.
 
-use crate::input::{self, kv::KvFile, FileProblem};
+use crate::input::{self, kv::KvFile, near_name::Near, FileProblem};
+use crate::lang::{files::Files, t, tr};
 use crate::spec::{Format, Spec};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -8,12 +9,15 @@ use std::path::Path;
 
 /// Every file of the submission the spec names, by name.
 pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
-    spec
-        .files()
-        .into_iter()
+    let files = spec.files();
+    files
+        .iter()
         .map(|f| {
-            let a = Artifact::load(dir, &f, spec.file_format(&f));
-            (f, a)
+            let mut a = Artifact::load(dir, f, spec.file_format(f));
+            if a.is_missing() {
+                a.near = input::near_name::find(dir, f, &files);
+            }
+            (f.clone(), a)
         })
         .collect()
 }
@@ -26,6 +30,8 @@ pub struct Artifact {
     kv: Option<KvFile>,
     /// The data in jaq's form, made once when first needed.
     jaq: std::sync::OnceLock<jaq_json::Val>,
+    /// A missing file's slip: the file under a near name.
+    near: Option<Near>,
 }
 
 impl Artifact {
@@ -39,20 +45,20 @@ impl Artifact {
     pub fn with_text(&self, text: String) -> Artifact {
         if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
             let data = Some(Err(format!("{} was not parsed again", self.name)));
-            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default() };
+            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None };
         }
         Artifact::from(&self.name, self.format, Ok(text))
     }
 
     fn from(name: &str, format: Format, text: Result<String, FileProblem>) -> Artifact {
-        let invalid = |e: String| format!("{name} is not valid {}: {e}", format_name(format));
-        let structured = |v: Value| structured(v).map_err(|what| format!("{name} reads as {} but holds {what}", format_name(format)));
+        let invalid = |e: String| t!(Files::NotValid, file = name, format = format_name(format), error = e);
+        let structured = |v: Value| structured(v).map_err(|what| t!(Files::SingleValue, file = name, format = format_name(format), what = what));
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
                 Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
                 Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
-                Format::Json => (Some(input::json::parse(t).map_err(invalid).and_then(structured)), None),
+                Format::Json => (Some(input::json::parse(t).map_err(|e| yaml_not_json(name, t).unwrap_or_else(|| invalid(e))).and_then(structured)), None),
                 Format::Kv => {
                     let kv = KvFile::parse(t);
                     (Some(Ok(kv.to_value())), Some(kv))
@@ -60,12 +66,26 @@ impl Artifact {
                 Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
             },
         };
-        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default() }
+        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None }
+    }
+
+    /// The name it was saved under instead, when it is missing.
+    pub fn near(&self) -> Option<&Near> {
+        self.near.as_ref()
+    }
+
+    /// The file is not there under its name (it may be under a near one).
+    pub fn is_missing(&self) -> bool {
+        matches!(self.text, Err(FileProblem::Missing))
     }
 
     /// The file's text, or a sentence saying why there is none.
     pub fn text(&self) -> Result<&str, String> {
-        self.text.as_deref().map_err(|p| format!("{} {p}", self.name))
+        self.text.as_deref().map_err(|p| match (p, &self.near) {
+            (FileProblem::Missing, Some(Near::Here(near))) => t!(Files::NearName, file = self.name, near = near),
+            (FileProblem::Missing, Some(Near::FolderDown(near))) => t!(Files::FolderDown, file = self.name, near = near),
+            _ => p.said(&self.name),
+        })
     }
 
     /// The file as data, or a sentence saying why it is not.
@@ -74,7 +94,7 @@ impl Artifact {
         match &self.data {
             Some(Ok(v)) => Ok(v),
             Some(Err(e)) => Err(e.clone()),
-            None => Err(format!("{} could not be read", self.name)),
+            None => Err(t!(Files::CouldNotRead, file = self.name)),
         }
     }
 
@@ -87,7 +107,7 @@ impl Artifact {
     /// The file as `key=value` lines (text files only).
     pub fn kv(&self) -> Result<&KvFile, String> {
         self.text()?;
-        self.kv.as_ref().ok_or_else(|| format!("{} is {}, not key=value text", self.name, format_name(self.format)))
+        self.kv.as_ref().ok_or_else(|| t!(Files::NotKv, file = self.name, format = format_name(self.format)))
     }
 
     pub fn has_data_format(&self) -> bool {
@@ -97,23 +117,30 @@ impl Artifact {
 
 /// A YAML or JSON artifact is fields or a list; a lone `null` (a file of comments) or
 /// string would only make every check of it fail with a baffling path error.
-fn structured(v: Value) -> Result<Value, String> {
-    let what = match &v {
+fn structured(v: Value) -> Result<Value, &'static str> {
+    Err(tr(match &v {
         Value::Object(_) | Value::Array(_) => return Ok(v),
-        Value::Null => "null, as a file of only comments does",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-    };
-    Err(format!("a single value ({what}), not fields or a list"))
+        Value::Null => Files::CommentsOnly,
+        Value::Bool(_) => Files::ABoolean,
+        Value::Number(_) => Files::ANumber,
+        Value::String(_) => Files::AString,
+    }))
+}
+
+/// A JSON file that is not JSON but YAML fields or a list (what yq prints): said so, not
+/// as JSON's "expected value at line 1". Text that starts as JSON does is JSON gone wrong.
+fn yaml_not_json(name: &str, text: &str) -> Option<String> {
+    let starts_as_json = text.trim_start().starts_with(['{', '[']);
+    let yaml = input::yaml::parse_doc(text).ok()?;
+    (!starts_as_json && (yaml.is_object() || yaml.is_array())).then(|| t!(Files::YamlNotJson, file = name))
 }
 
 fn format_name(f: Format) -> &'static str {
     match f {
-        Format::Yaml => "YAML",
-        Format::YamlStream => "multi-document YAML",
-        Format::Json => "JSON",
-        Format::Kv => "key=value text",
-        Format::Text => "text",
+        Format::Yaml => tr(Files::Yaml),
+        Format::YamlStream => tr(Files::YamlStream),
+        Format::Json => tr(Files::Json),
+        Format::Kv => tr(Files::Kv),
+        Format::Text => tr(Files::Text),
     }
 }

@@ -1,8 +1,9 @@
 //! Lab files named by params: the lab environment's own files, read once a run.
 
 use super::params::Params;
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::input::file::read_lab;
+use crate::lang::{run::Run, t};
 use crate::spec::{Format, SourceKind, Spec};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -30,22 +31,19 @@ fn read(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
     let value = &params.values[param];
     let Some(path) = value.value.as_deref() else {
         return Err(if p.optional {
-            Unavailable::skip(format!("no {} was given (--param {}=FILE)", p.name, p.name))
+            Unavailable::skip(t!(Run::ParamNotGiven, param = p.name))
         } else {
-            Unavailable::grader(format!("param `{}` has no value (give --param {}=FILE)", p.name, p.name))
+            Unavailable::grader(t!(Run::ParamNoValue, param = p.name))
         });
     };
     let shown = crate::display::path(Path::new(path));
     let text = match read_lab(Path::new(path)) {
         Ok(t) => t,
         Err(crate::input::FileProblem::Missing) if p.optional && !value.explicit => {
-            return Err(Unavailable::skip(format!(
-                "the lab file `{}` ({shown}) is not there; checks that need it are skipped (give --param {}=FILE)",
-                p.name, p.name
-            )));
+            return Err(Unavailable::skip(t!(Run::LabFileAbsent, param = p.name, path = shown)));
         }
         Err(problem) => {
-            return Err(Unavailable::grader(format!("the lab file `{}` ({shown}) {problem}", p.name)));
+            return Err(Unavailable::grader(problem.said(&t!(Run::LabFileName, param = p.name, path = shown))));
         }
     };
     let parsed = match format {
@@ -55,5 +53,5 @@ fn read(spec: &Spec, params: &Params, param: usize, format: Format) -> Slot {
         Format::Kv => Ok(crate::input::kv::KvFile::parse(&text).to_value()),
         Format::Text => Ok(Value::String(text)),
     };
-    parsed.map_err(|e| Unavailable::grader(format!("the lab file `{}` ({shown}) does not parse: {e}", p.name)))
+    parsed.map_err(|e| Unavailable::grader(t!(Run::LabFileParse, param = p.name, path = shown, error = e)))
 }

@@ -12,16 +12,17 @@ pub mod gotemplate;
 pub mod lab;
 pub mod live;
 pub mod params;
+pub mod screened;
 pub mod validation;
 
-use crate::derive::{Slot, Unavailable};
-use crate::envoy::{screen, validate};
+use crate::envoy::validate;
+use crate::slot::{Slot, Unavailable};
 use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
 use live::Live;
 use params::Params;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,8 @@ pub struct Options {
     pub live: Live,
     /// Write what the probe saw here (one submission only).
     pub save_probe: Option<PathBuf>,
+    /// The steps graded (`--step`); `None` is every step.
+    pub steps: Option<BTreeSet<u32>>,
 }
 
 /// One submission's sources, as read.
@@ -59,18 +62,23 @@ pub struct Sources<'s> {
     /// Validations already made this run, by file name and content (`validation.rs`).
     cache: validate::Cache,
     opts: Options,
+    /// What the graded steps need from Envoy: nothing else is run.
+    needs: crate::spec::needs::EnvoyNeeds,
 }
 
 impl<'s> Sources<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Sources<'s> {
+        let needs = crate::spec::needs::envoy_needs(spec, opts.steps.as_ref());
         let envoy = if opts.no_envoy {
             Err("not used (--no-envoy)".into())
+        } else if !needs.any() {
+            Err("not needed by the steps graded (--step)".into())
         } else {
             crate::envoy::binary::locate(opts.envoy.as_deref())
         };
         let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
         let lab = lab::read_all(spec, &params);
-        Sources { spec, params, lab, envoy, cache, opts }
+        Sources { spec, params, lab, envoy, cache, opts, needs }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
@@ -79,7 +87,7 @@ impl<'s> Sources<'s> {
             .lab
             .values()
             .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::derive::Blame::Grader => Some(u.message.clone()),
+                Err(u) if u.blame == crate::slot::Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
             .collect();
@@ -98,7 +106,7 @@ impl<'s> Sources<'s> {
         let artifacts = artifacts::load_all(self.spec, dir);
         let envoy_start = Instant::now();
         let validations = validation::all(self, &artifacts);
-        let live = live::acquire(self, &artifacts, dir);
+        let live = if self.needs.live { live::acquire(self, &artifacts, &validations, dir) } else { None };
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
         Read { artifacts, validations, live, envoy_time }
     }
@@ -113,7 +121,8 @@ impl<'s> Sources<'s> {
             SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(Unavailable::student), true),
             SourceKind::EnvoyValidate { file } => (jaq(read.validations[file].clone()), true),
             SourceKind::EnvoyAdmin { .. } => {
-                (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(|| Err(Unavailable::grader("not probed")))), true)
+                let not_this_step = || Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::NotThisStep)));
+                (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(not_this_step)), true)
             }
         }
     }
@@ -124,7 +133,7 @@ impl<'s> Sources<'s> {
     /// Envoy, or why it is not run.
     fn envoy_path(&self) -> Result<&Path, Unavailable> {
         if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+            return Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::EnvoyNotRun)));
         }
         self.envoy.as_deref().map_err(|e| Unavailable::grader(e.clone()))
     }
@@ -132,20 +141,10 @@ impl<'s> Sources<'s> {
     /// A bootstrap fit to hand to Envoy: readable, parsed, and past the screen.
     fn envoy_input(&self, artifact: &Artifact) -> Result<Value, Unavailable> {
         if self.opts.no_envoy {
-            return Err(Unavailable::skip("Envoy is not run (--no-envoy)"));
+            return Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::EnvoyNotRun)));
         }
         let data = artifact.data().map_err(Unavailable::student)?;
-        screen::screen(data).map_err(|reasons| {
-            const SHOWN: usize = 3;
-            let mut said = reasons.iter().take(SHOWN).cloned().collect::<Vec<_>>().join("; ");
-            if reasons.len() > SHOWN {
-                said.push_str(&format!("; and {} more", reasons.len() - SHOWN));
-            }
-            Unavailable::student(format!(
-                "{} was not given to Envoy, because the grader only runs a bootstrap this lab needs: {said}",
-                artifact.name
-            ))
-        })?;
+        screened::screened(self.spec, &artifact.name, data)?;
         Ok(data.clone())
     }
 }

@@ -1,6 +1,6 @@
 //! Param values for a run: the spec's defaults, a `--params` file, then `--param`s.
 
-use crate::derive::{Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::display::{path as shown, safe};
 use crate::spec::{ParamType, Spec};
 use serde_json::Value;
@@ -25,9 +25,9 @@ impl Params {
         let mut values: Vec<ParamValue> =
             spec.params.iter().map(|p| ParamValue { value: p.default.clone(), explicit: false }).collect();
         if let Some(f) = file {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read params file {}: {e}", shown(f)))?;
+            let text = crate::input::file::read_lab(f).map_err(|e| format!("cannot read the params file: {}", e.said(&shown(f))))?;
             let map: indexmap::IndexMap<String, serde_yaml::Value> =
-                serde_yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", shown(f)))?;
+                crate::input::yaml::from_str(&text).map_err(|e| format!("{}: not a mapping of param names to values: {e}", shown(f)))?;
             let base = f.parent().unwrap_or(Path::new("."));
             for (name, v) in map {
                 let i = known(spec, &name, &shown(f))?;

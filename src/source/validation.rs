@@ -1,30 +1,37 @@
 //! The grader's own `envoy --mode validate` of a submission file.
 //!
-//! Each file the spec validates (for a source or a check) is validated once, all of
+//! Each file an `envoy_validate` source of the spec names is validated once, all of
 //! them at once, through the run's cache: a file whose name and content were already
 //! validated in this run (by another submission) is not handed to Envoy again.
 
 use super::artifacts::Artifact;
 use super::Sources;
-use crate::derive::{Slot, Unavailable};
-use crate::spec::{CheckKind, SourceKind};
+use crate::slot::{Slot, Unavailable};
+use crate::lang::{run::Run, t};
+use crate::spec::SourceKind;
 use std::collections::HashMap;
 
-/// Every validation the spec asks for, run at once (they are independent).
+/// Every validation the spec's sources ask for, run at once (they are independent).
 pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
-    let mut files: Vec<&str> = Vec::new();
-    for s in &sources.spec.sources {
-        if let SourceKind::EnvoyValidate { file } = &s.kind {
-            files.push(file);
-        }
-    }
-    for c in &sources.spec.checks {
-        if matches!(c.kind, CheckKind::EnvoyValidate { .. }) {
-            files.push(&c.file);
-        }
-    }
+    let mut files: Vec<&str> = sources
+        .spec
+        .sources
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SourceKind::EnvoyValidate { file } => Some(file.as_str()),
+            _ => None,
+        })
+        .collect();
     files.sort();
     files.dedup();
+    // Those the graded steps do not read are not run (--step).
+    let (files, unread): (Vec<&str>, Vec<&str>) = files.into_iter().partition(|f| sources.needs.validate.contains(*f));
+    let mut slots = all_of(sources, artifacts, &files);
+    slots.extend(unread.into_iter().map(|f| (f.to_string(), Err(Unavailable::skip(t!(Run::NotThisStep))))));
+    slots
+}
+
+fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&str]) -> HashMap<String, Slot> {
     if sources.opts.no_envoy || sources.envoy.is_err() || files.len() < 2 {
         // Nothing to wait for in parallel: no Envoy will run, or only once.
         return files.iter().map(|f| (f.to_string(), one(sources, &artifacts[*f]))).collect();
@@ -51,5 +58,4 @@ fn one(sources: &Sources, artifact: &Artifact) -> Slot {
         .cache
         .validate(&artifact.name, &data)
         .map(|v| v.to_value(&artifact.name))
-        .map_err(Unavailable::grader)
 }

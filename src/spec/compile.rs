@@ -1,77 +1,120 @@
 //! From `SpecFile` (as written) to `Spec` (ready to run), with every error located.
 
-use super::model::{CheckDef, Format, Kind, LetDef, ParamType, SourceDef, SpecFile};
+use super::fields::Fields;
+use super::model::{CheckDef, Format, LetDef, ParamType, SourceDef, SpecFile, COMMON_FIELDS};
 use super::position::{advance, locate, Pos};
 use super::*;
-use crate::jq::{ProgramBuilder, EXPECTED, FOUND};
+use crate::check::kinds::{self, KindDef};
+use crate::jq::{ExprError, ProgramBuilder, EXPECTED, FOUND};
 
 /// Collects errors so an author sees all of them at once.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     text: &'a str,
     name: &'a str,
-    load: Load,
     errors: Vec<SpecError>,
 }
 
 impl Ctx<'_> {
-    fn err(&mut self, anchor: Option<&str>, needle: &str, message: String) {
+    pub(super) fn err(&mut self, anchor: Option<&str>, needle: &str, message: String) {
         let pos = locate(self.text, anchor, needle);
         self.errors.push(SpecError { file: self.name.to_string(), pos, message });
     }
 }
 
-/// Where an expression came from, to locate its errors.
+/// The spec's expressions, each with where it came from, to locate its errors.
+#[derive(Default)]
+pub(super) struct Exprs {
+    builder: ProgramBuilder,
+    origins: Vec<Origin>,
+}
+
+/// Where an expression came from: the text it sits after (`id: <check>`, `<let>:`).
 struct Origin {
     anchor: Option<String>,
     code: String,
 }
 
-pub(super) fn compile(text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
-    let file: SpecFile = serde_yaml::from_str(text).map_err(|e| {
+impl Exprs {
+    pub(super) fn add(&mut self, anchor: Option<String>, code: &str, label: String) -> ExprId {
+        self.origins.push(Origin { anchor, code: code.to_string() });
+        self.builder.add(code, label)
+    }
+}
+
+pub(super) fn compile(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+    let file: SpecFile = crate::input::yaml::from_str(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]
     })?;
-    from_model(file, text, name, load)
+    from_model(file, text, name)
 }
 
 /// Compile a spec already read; `text` is its YAML, for error positions.
-pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
-    let mut cx = Ctx { text, name, load, errors: Vec::new() };
-
+fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+    let mut cx = Ctx { text, name, errors: Vec::new() };
     let globals = names(&mut cx, &file);
     if file.steps.is_empty() {
         cx.err(Some("steps:"), "", "`steps` must name at least one step".into());
     }
+    for (code, f) in &file.translations {
+        if !matches!(crate::lang::Lang::from_code(code), Some(l) if l != crate::lang::Lang::En) || !is_plain_name(f) {
+            cx.err(Some("translations:"), code, format!("`translations`: `{code}: {f}` must name a language (ko or zh) and a file beside the spec"));
+        }
+    }
     let params = params(&mut cx, &file);
     let sources = sources(&mut cx, &file, &params);
+    let envoy = super::envoy::compile(&file, &sources, text, name).unwrap_or_else(|e| {
+        cx.errors.extend(e);
+        None
+    });
+    let mut exprs = Exprs::default();
+    let lets = lets(&file, &mut exprs);
+    let checks = checks(&mut cx, &file, &sources, &mut exprs);
+    defs_read_no_variables(&mut cx, &file.defs, &globals);
+    let program = program(&mut cx, exprs, &file.defs, &globals);
+    if let Some(p) = &program {
+        lets_read_only_earlier(&mut cx, p, &lets, params.len() + sources.len(), &globals);
+    }
+    match program {
+        Some(program) if cx.errors.is_empty() => Ok(Spec {
+            lab: file.lab,
+            title: file.title,
+            default_submission: file.submission,
+            translations: file.translations,
+            steps: file.steps,
+            params,
+            sources,
+            lets,
+            checks,
+            program,
+            envoy,
+        }),
+        _ => Err(cx.errors),
+    }
+}
 
-    let mut builder = ProgramBuilder::default();
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut add = |builder: &mut ProgramBuilder, anchor: Option<String>, code: &str, label: String| {
-        origins.push(Origin { anchor, code: code.to_string() });
-        builder.add(code, label)
-    };
-
-    let lets: Vec<Let> = file
-        .lets
+fn lets(file: &SpecFile, exprs: &mut Exprs) -> Vec<Let> {
+    file.lets
         .iter()
         .map(|(n, d)| {
-            let expr = add(&mut builder, Some(format!("{n}:")), d.expr(), format!("let `{n}`"));
+            let expr = exprs.add(Some(format!("{n}:")), d.expr(), format!("let `{n}`"));
             let (missing, blame, skipped_as_null) = match d {
                 LetDef::Expr(_) => (None, None, false),
                 LetDef::Full(f) => (f.missing.clone(), f.blame, f.skipped_as_null),
             };
             Let { name: n.clone(), expr, missing, blame, skipped_as_null }
         })
-        .collect();
+        .collect()
+}
 
-    let mut checks = Vec::new();
+fn checks(cx: &mut Ctx, file: &SpecFile, sources: &[Source], exprs: &mut Exprs) -> Vec<Check> {
     let mut seen_ids: Vec<&str> = Vec::new();
-    for c in &file.checks {
+    let mut checks = Vec::new();
+    for (i, c) in file.checks.iter().enumerate() {
         let anchor = format!("id: {}", c.id);
         if seen_ids.contains(&c.id.as_str()) {
-            cx.err(Some(&anchor), "", format!("check id `{}` is used twice", c.id));
+            cx.err(Some(&anchor), "", format!("check `{}` is used twice", c.id));
         }
         seen_ids.push(&c.id);
         if !file.steps.contains_key(&c.step) {
@@ -80,95 +123,112 @@ pub(super) fn from_model(file: SpecFile, text: &str, name: &str, load: Load) -> 
         if !is_plain_name(&c.file) {
             cx.err(Some(&anchor), &c.file, format!("check `{}`: `file` must be a plain file name inside the submission", c.id));
         }
-        let mut expr = |field: &str, code: &str| {
-            add(&mut builder, Some(anchor.clone()), code, format!("check `{}`, field `{field}`", c.id))
+        let Some(kind) = kinds::by_name(&c.kind) else {
+            let all: Vec<String> = kinds::KINDS.iter().map(|k| format!("`{}`", k.name)).collect();
+            cx.err(Some(&anchor), &c.kind, format!("checks[{i}].kind: unknown variant `{}`, expected one of {}", c.kind, all.join(", ")));
+            continue;
         };
-        let kind = check_kind(&mut cx, c, &anchor, &mut expr);
+        fields_apply(cx, c, kind, &anchor);
+        let mut fields = Fields { def: c, kind: kind.name, anchor: anchor.clone(), cx, exprs, sources };
+        let compiled = (kind.compile)(&mut fields);
         let explain = c
             .explain
             .iter()
-            .map(|e| Explain { when: expr("explain.if", &e.when), say: e.say.clone() })
+            .map(|e| Explain { when: exprs.add(Some(anchor.clone()), &e.when, format!("check `{}`, field `explain.if`", c.id)), say: e.say.clone() })
             .collect();
-        if let Some(kind) = kind {
-            checks.push(Check {
-                id: c.id.clone(),
-                step: c.step,
-                title: c.title.clone(),
-                hint: c.hint.clone(),
-                points: c.points.unwrap_or(1),
-                hidden: c.hidden,
-                location: c.location.clone(),
-                why: c.why.clone(),
-                file: c.file.clone(),
-                format: file_format(&file, &c.file),
-                kind,
-                explain,
-            });
+        if let Some(compiled) = compiled {
+            checks.push(check(file, c, compiled, explain));
         }
     }
+    checks
+}
 
-    if file.defs.contains('$') {
-        // Whole names, as expressions' own are read: `$envelope` is not `$env`.
-        for g in crate::jq::deps_of(&file.defs, &globals) {
-            let g = &globals[g];
-            cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
-        }
+fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, explain: Vec<Explain>) -> Check {
+    Check {
+        id: c.id.clone(),
+        step: c.step,
+        title: c.title.clone(),
+        hint: c.hint.clone(),
+        points: c.points.unwrap_or(1),
+        hidden: c.hidden,
+        location: c.location.clone(),
+        why: c.why.clone(),
+        found: c.found.clone(),
+        file: c.file.clone(),
+        format: file_format(file, &c.file),
+        kind,
+        explain,
     }
+}
 
-    let built = match cx.load {
-        // Only the built-in spec's jq is known to compile (its tests compile it): any
-        // other spec's mistakes must be found now, to be told with their places.
-        Load::Grading if text == DEFAULT_SPEC => builder.build_ahead(&file.defs, &globals),
-        Load::Grading | Load::Full => builder.build(&file.defs, &globals),
-    };
-    let program = match built {
+/// Every field the check sets is one of its kind's (or one every check has).
+fn fields_apply(cx: &mut Ctx, c: &CheckDef, kind: &KindDef, anchor: &str) {
+    for field in c.fields.keys() {
+        if kind.fields.contains(&field.as_str()) {
+            continue;
+        }
+        let message = if kinds::KINDS.iter().any(|k| k.fields.contains(&field.as_str())) {
+            format!("check `{}`: `{field}` does not apply to kind {}", c.id, kind.name)
+        } else {
+            let all: Vec<&str> = COMMON_FIELDS.iter().chain(kind.fields).copied().collect();
+            format!("check `{}`: `{field}` is not a field of a check (kind {} has: {})", c.id, kind.name, all.join(", "))
+        };
+        cx.err(Some(anchor), &format!("{field}:"), message);
+    }
+}
+
+/// `defs` are compiled without the spec's variables: a use of one is said plainly.
+fn defs_read_no_variables(cx: &mut Ctx, defs: &str, globals: &[String]) {
+    if !defs.contains('$') {
+        return;
+    }
+    // Whole names, as expressions' own are read: `$envelope` is not `$env`.
+    for g in crate::jq::deps_of(defs, globals) {
+        let g = &globals[g];
+        cx.err(Some("defs:"), &format!("${g}"), format!("`defs` may not use spec variables such as `${g}`"));
+    }
+}
+
+/// Every expression compiled into one program, now, before any input is read; each
+/// error placed where its expression is in the spec.
+fn program(cx: &mut Ctx, exprs: Exprs, defs: &str, globals: &[String]) -> Option<Program> {
+    let Exprs { builder, origins } = exprs;
+    match builder.build(defs, globals) {
         Ok(p) => Some(p),
         Err(errs) => {
             for e in errs {
-                match origins.get(e.expr) {
-                    Some(o) => {
-                        let at = locate(text, o.anchor.as_deref(), &o.code);
-                        let pos = match (at, e.offset) {
-                            (Some(p), Some(off)) if text.contains(&o.code) => Some(advance(p, &o.code, off)),
-                            (p, _) => p,
-                        };
-                        let label = if o.anchor.as_deref().is_some_and(|a| a.starts_with("id: ")) {
-                            format!("check `{}`", &o.anchor.as_deref().unwrap()[4..])
-                        } else {
-                            format!("let `{}`", o.anchor.as_deref().unwrap_or("?").trim_end_matches(':'))
-                        };
-                        cx.errors.push(SpecError { file: name.into(), pos, message: format!("{label}: jq: {}", e.message) });
-                    }
-                    None => cx.err(Some("defs:"), "", format!("defs: jq: {}", e.message)),
-                }
+                jq_error(cx, &origins, e);
             }
             None
         }
-    };
-
-    if let Some(p) = &program {
-        let first_let = params.len() + sources.len();
-        for (i, l) in lets.iter().enumerate() {
-            if let Some(later) = p.deps(l.expr).iter().find(|d| **d >= first_let + i) {
-                let msg = format!("let `{}` uses `${}`, which is defined at or after it", l.name, globals[*later]);
-                cx.err(Some(&format!("{}:", l.name)), "", msg);
-            }
-        }
     }
+}
 
-    match program {
-        Some(program) if cx.errors.is_empty() => Ok(Spec {
-            lab: file.lab,
-            title: file.title,
-            default_submission: file.submission,
-            steps: file.steps,
-            params,
-            sources,
-            lets,
-            checks,
-            program,
-        }),
-        _ => Err(cx.errors),
+fn jq_error(cx: &mut Ctx, origins: &[Origin], e: ExprError) {
+    let Some(o) = origins.get(e.expr) else {
+        cx.err(Some("defs:"), "", format!("defs: jq: {}", e.message));
+        return;
+    };
+    let at = locate(cx.text, o.anchor.as_deref(), &o.code);
+    let pos = match (at, e.offset) {
+        (Some(p), Some(off)) if cx.text.contains(&o.code) => Some(advance(p, &o.code, off)),
+        (p, _) => p,
+    };
+    let anchor = o.anchor.as_deref().unwrap_or("?");
+    let label = match anchor.strip_prefix("id: ") {
+        Some(id) => format!("check `{id}`"),
+        None => format!("let `{}`", anchor.trim_end_matches(':')),
+    };
+    cx.errors.push(SpecError { file: cx.name.into(), pos, message: format!("{label}: jq: {}", e.message) });
+}
+
+/// A `let` reads only variables defined before it: params, sources, earlier lets.
+fn lets_read_only_earlier(cx: &mut Ctx, p: &Program, lets: &[Let], first_let: usize, globals: &[String]) {
+    for (i, l) in lets.iter().enumerate() {
+        if let Some(later) = p.deps(l.expr).iter().find(|d| **d >= first_let + i) {
+            let msg = format!("let `{}` uses `${}`, which is defined at or after it", l.name, globals[*later]);
+            cx.err(Some(&format!("{}:", l.name)), "", msg);
+        }
     }
 }
 
@@ -318,127 +378,3 @@ fn file_format(file: &SpecFile, name: &str) -> Format {
         .unwrap_or_else(|| by_extension(name))
 }
 
-fn check_kind(
-    cx: &mut Ctx,
-    c: &CheckDef,
-    anchor: &str,
-    expr: &mut impl FnMut(&str, &str) -> ExprId,
-) -> Option<CheckKind> {
-    // Which optional fields each kind takes; anything else set is a mistake.
-    let allowed: &[&str] = match c.kind {
-        Kind::Exists => &[],
-        Kind::KvLine => &["key", "expect", "matches"],
-        Kind::RcLine | Kind::EnvoyValidate => &["expect", "nonzero"],
-        Kind::JsonEquals | Kind::JsonSubset => &["path", "expect"],
-        Kind::JqValue => &["path", "expect", "matches"],
-        Kind::TextContains => &["expect"],
-        Kind::TextMatches => &["expect", "matches"],
-        Kind::LineCount => &["matches", "min", "max"],
-    };
-    let given = [
-        ("key", c.key.is_some()),
-        ("expect", c.expect.is_some()),
-        ("matches", c.matches.is_some()),
-        ("path", c.path.is_some()),
-        ("nonzero", c.nonzero),
-        ("min", c.min.is_some()),
-        ("max", c.max.is_some()),
-    ];
-    let kind_name = format!("{:?}", c.kind);
-    for (field, set) in given {
-        if set && !allowed.contains(&field) {
-            cx.err(Some(anchor), &format!("{field}:"), format!("check `{}`: `{field}` does not apply to kind {}", c.id, snake(&kind_name)));
-        }
-    }
-    let need = |cx: &mut Ctx, field: &str, v: &Option<String>| -> Option<String> {
-        if v.is_none() {
-            cx.err(Some(anchor), "", format!("check `{}`: kind {} needs `{field}`", c.id, snake(&kind_name)));
-        }
-        v.clone()
-    };
-    let regex = |cx: &mut Ctx, r: &str| match Pattern::new(r, false) {
-        Ok(re) => match cx.load {
-            Load::Full => match re.compile_fully() {
-                Ok(()) => Some(re),
-                Err(e) => {
-                    cx.err(Some(anchor), r, format!("check `{}`: `matches` does not compile: {e}", c.id));
-                    None
-                }
-            },
-            Load::Grading => Some(re),
-        },
-        Err(e) => {
-            cx.err(Some(anchor), r, format!("check `{}`: `matches` is not a valid regex: {e}", c.id));
-            None
-        }
-    };
-    let want = |cx: &mut Ctx, expr: &mut dyn FnMut(&str, &str) -> ExprId| -> Option<Want> {
-        match (&c.expect, &c.matches) {
-            (Some(e), None) => Some(Want::Equals(expr("expect", e))),
-            (None, Some(m)) => regex(cx, m).map(Want::Matches),
-            _ => {
-                cx.err(Some(anchor), "", format!("check `{}`: give exactly one of `expect` and `matches`", c.id));
-                None
-            }
-        }
-    };
-    let rc_want = |cx: &mut Ctx, expr: &mut dyn FnMut(&str, &str) -> ExprId| -> Option<RcWant> {
-        match (&c.expect, c.nonzero) {
-            (Some(e), false) => Some(RcWant::Equals(expr("expect", e))),
-            (None, true) => Some(RcWant::NonZero),
-            _ => {
-                cx.err(Some(anchor), "", format!("check `{}`: give exactly one of `expect` and `nonzero: true`", c.id));
-                None
-            }
-        }
-    };
-    Some(match c.kind {
-        Kind::Exists => CheckKind::Exists,
-        Kind::KvLine => {
-            let key = need(cx, "key", &c.key)?;
-            CheckKind::KvLine { key, want: want(cx, expr)? }
-        }
-        Kind::RcLine => CheckKind::RcLine { want: rc_want(cx, expr)? },
-        Kind::EnvoyValidate => CheckKind::EnvoyValidate { want: rc_want(cx, expr)? },
-        Kind::JsonEquals | Kind::JsonSubset => {
-            let e = need(cx, "expect", &c.expect)?;
-            CheckKind::Json {
-                path: c.path.as_ref().map(|p| expr("path", p)),
-                expect: expr("expect", &e),
-                subset: c.kind == Kind::JsonSubset,
-            }
-        }
-        Kind::JqValue => {
-            let p = need(cx, "path", &c.path)?;
-            let path = expr("path", &p);
-            CheckKind::JqValue { path, want: want(cx, expr)? }
-        }
-        Kind::TextContains => {
-            let e = need(cx, "expect", &c.expect)?;
-            CheckKind::TextContains { expect: expr("expect", &e) }
-        }
-        Kind::TextMatches => CheckKind::TextMatches { pattern: want(cx, expr)? },
-        Kind::LineCount => {
-            let m = need(cx, "matches", &c.matches)?;
-            if c.min.is_none() && c.max.is_none() {
-                cx.err(Some(anchor), "", format!("check `{}`: line_count needs `min`, `max` or both", c.id));
-            }
-            CheckKind::LineCount { pattern: regex(cx, &m)?, min: c.min, max: c.max }
-        }
-    })
-}
-
-fn snake(debug_name: &str) -> String {
-    let mut out = String::new();
-    for (i, ch) in debug_name.chars().enumerate() {
-        if ch.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}

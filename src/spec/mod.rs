@@ -3,11 +3,15 @@
 //! in the spec.
 
 mod compile;
+pub mod envoy;
+pub mod fields;
 pub mod model;
+pub mod needs;
 pub mod pattern;
 pub mod position;
+pub mod translate;
 
-pub use model::{Format, Kind, ParamType};
+pub use model::{Format, ParamType};
 
 use crate::jq::{ExprId, Program};
 pub use pattern::Pattern;
@@ -16,20 +20,22 @@ use std::fmt;
 
 /// The spec built into the binary: the ist2-boot lab.
 pub const DEFAULT_SPEC: &str = include_str!("../../checks/ist2-boot.yaml");
-/// The same, as JSON made at build time (much cheaper to read at start-up).
-const DEFAULT_SPEC_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/ist2-boot.json"));
 pub const DEFAULT_SPEC_NAME: &str = "checks/ist2-boot.yaml";
 
 pub struct Spec {
     pub lab: String,
     pub title: String,
     pub default_submission: Option<String>,
+    /// Language code -> translation file (see `translate.rs`).
+    pub translations: BTreeMap<String, String>,
     pub steps: BTreeMap<u32, String>,
     pub params: Vec<Param>,
     pub sources: Vec<Source>,
     pub lets: Vec<Let>,
     pub checks: Vec<Check>,
     pub program: Program,
+    /// The `envoy:` section, when the spec has one (`envoy.rs`).
+    pub envoy: Option<envoy::Envoy>,
 }
 
 pub struct Param {
@@ -75,58 +81,19 @@ pub struct Check {
     pub location: Option<String>,
     /// Said of a wrong value instead of the kind's generic sentence.
     pub why: Option<String>,
+    /// Said in place of a wrong value that is not the student's text.
+    pub found: Option<String>,
     pub file: String,
     /// How the file reads as data, when it does.
     pub format: Format,
-    pub kind: CheckKind,
+    /// What the check's kind decides, compiled from its fields (see `check::kinds`).
+    pub kind: Box<dyn crate::check::Kind>,
     pub explain: Vec<Explain>,
 }
 
 pub struct Explain {
     pub when: ExprId,
     pub say: String,
-}
-
-pub enum Want {
-    Equals(ExprId),
-    Matches(Pattern),
-}
-
-pub enum RcWant {
-    Equals(ExprId),
-    NonZero,
-}
-
-pub enum CheckKind {
-    Exists,
-    KvLine { key: String, want: Want },
-    RcLine { want: RcWant },
-    Json { path: Option<ExprId>, expect: ExprId, subset: bool },
-    JqValue { path: ExprId, want: Want },
-    TextContains { expect: ExprId },
-    TextMatches { pattern: Want },
-    LineCount { pattern: Pattern, min: Option<u64>, max: Option<u64> },
-    EnvoyValidate { want: RcWant },
-}
-
-impl CheckKind {
-    /// The expressions the verdict needs: the path and the expected value (not
-    /// `explain`'s, which only add words to a failure).
-    pub fn exprs(&self) -> impl Iterator<Item = ExprId> {
-        let want = |w: &Want| match w {
-            Want::Equals(id) => Some(*id),
-            Want::Matches(_) => None,
-        };
-        let pair = match self {
-            CheckKind::KvLine { want: w, .. } | CheckKind::TextMatches { pattern: w } => [want(w), None],
-            CheckKind::RcLine { want: RcWant::Equals(id) } | CheckKind::EnvoyValidate { want: RcWant::Equals(id) } => [Some(*id), None],
-            CheckKind::Json { path, expect, .. } => [*path, Some(*expect)],
-            CheckKind::JqValue { path, want: w } => [Some(*path), want(w)],
-            CheckKind::TextContains { expect } => [Some(*expect), None],
-            CheckKind::Exists | CheckKind::LineCount { .. } | CheckKind::RcLine { .. } | CheckKind::EnvoyValidate { .. } => [None, None],
-        };
-        pair.into_iter().flatten()
-    }
 }
 
 /// A mistake in a spec, with where it is.
@@ -146,40 +113,16 @@ impl fmt::Display for SpecError {
     }
 }
 
-/// How much of a spec's compiling is done before its load returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Load {
-    /// What grading needs, when it needs it: regexes are parsed, and compiled when a
-    /// check first uses them; the built-in spec's jq, known to compile, is compiled on
-    /// another core while the grader reads its input (see `jq/ahead.rs`).
-    Grading,
-    /// Everything, now, so that every error a spec can give is found (a regex too large
-    /// to compile, say): what `labcheck spec`, the check of a spec, needs.
-    Full,
-}
-
 impl Spec {
-    /// Parse and compile a spec; `name` is how errors refer to the file.
+    /// Parse and compile a spec: every expression and regex compiled now, before any
+    /// input is read; `name` is how errors refer to the file.
     pub fn load(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
-        Spec::load_with(text, name, Load::Grading)
+        compile::compile(text, name)
     }
 
-    pub fn load_with(text: &str, name: &str, load: Load) -> Result<Spec, Vec<SpecError>> {
-        compile::compile(text, name, load)
-    }
-
-    /// The built-in spec. Its JSON form is read when it is there and sound; any
-    /// trouble falls back to the YAML, whose errors have positions.
+    /// The built-in spec.
     pub fn builtin() -> Result<Spec, Vec<SpecError>> {
-        Spec::builtin_with(Load::Grading)
-    }
-
-    pub fn builtin_with(load: Load) -> Result<Spec, Vec<SpecError>> {
-        if let Ok(file) = serde_json::from_str::<model::SpecFile>(DEFAULT_SPEC_JSON)
-            && let Ok(spec) = compile::from_model(file, DEFAULT_SPEC, DEFAULT_SPEC_NAME, load) {
-                return Ok(spec);
-            }
-        Spec::load_with(DEFAULT_SPEC, DEFAULT_SPEC_NAME, load)
+        Spec::load(DEFAULT_SPEC, DEFAULT_SPEC_NAME)
     }
 
     pub fn param(&self, name: &str) -> Option<usize> {
@@ -244,17 +187,15 @@ pub fn references(default: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_builtin_json_form_is_used() {
-        let file = serde_json::from_str::<super::model::SpecFile>(super::DEFAULT_SPEC_JSON).unwrap();
-        let spec = super::compile::from_model(file, super::DEFAULT_SPEC, super::DEFAULT_SPEC_NAME, super::Load::Full);
+    fn the_builtin_spec_loads() {
+        let spec = super::Spec::builtin();
         assert!(spec.is_ok(), "{}", spec.err().unwrap()[0]);
     }
 
-    /// Only the built-in spec's own text has its jq compiled on another thread: a spec
-    /// made of the same expressions, one of them now reading a variable that is gone,
-    /// is refused when it loads, with the place, as any other spec.
+    /// A spec made of the built-in's expressions, one of them now reading a variable
+    /// that is gone, is refused when it loads, with the place.
     #[test]
-    fn a_spec_of_builtin_expressions_is_still_compiled_at_load() {
+    fn a_spec_of_builtin_expressions_is_compiled_at_load() {
         let text = super::DEFAULT_SPEC.replacen("\n  pod:\n    expr:", "\n  pod2:\n    expr:", 1);
         assert_ne!(text, super::DEFAULT_SPEC);
         let errs = super::Spec::load(&text, "x.yaml").err().expect("refused at load");

@@ -15,6 +15,10 @@ pub struct SpecFile {
     /// Submission directory used when none is given on the command line.
     #[serde(default)]
     pub submission: Option<String>,
+    /// Language code -> the file, beside the spec, of its texts in that language
+    /// (`spec/translate.rs`).
+    #[serde(default)]
+    pub translations: BTreeMap<String, String>,
     /// Step number -> what the step is about (0 is the set-up artifact).
     pub steps: BTreeMap<u32, String>,
     #[serde(default)]
@@ -28,6 +32,7 @@ pub struct SpecFile {
     #[serde(default, rename = "let")]
     pub lets: IndexMap<String, LetDef>,
     pub checks: Vec<CheckDef>,
+    #[serde(default)] pub envoy: Option<super::envoy::EnvoyDef>, // what Envoy is for this lab: spec/envoy.rs
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
@@ -137,22 +142,6 @@ impl LetDef {
     }
 }
 
-/// The closed set of check kinds.
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Exists,
-    KvLine,
-    RcLine,
-    JsonEquals,
-    JsonSubset,
-    JqValue,
-    TextContains,
-    TextMatches,
-    LineCount,
-    EnvoyValidate,
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExplainDef {
@@ -162,14 +151,15 @@ pub struct ExplainDef {
     pub say: String,
 }
 
-/// One check. Which fields apply depends on `kind`; compile() says what is missing or extra.
+/// One check: the fields every check has, and those of its kind, which the kind reads
+/// (see `check::kinds`).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CheckDef {
     pub id: String,
     pub step: u32,
     pub title: String,
-    pub kind: Kind,
+    /// The name of a kind in `check::kinds`.
+    pub kind: String,
     pub file: String,
     #[serde(default)]
     pub hint: Option<String>,
@@ -185,20 +175,16 @@ pub struct CheckDef {
     /// (in place of the generic "not the expected value").
     #[serde(default)]
     pub why: Option<String>,
+    /// What a wrong value found means, in words, said in place of the value when that is
+    /// not the student's own text (a boolean, a type, a count); `{found}` is the value.
     #[serde(default)]
-    pub key: Option<String>,
-    #[serde(default)]
-    pub expect: Option<String>,
-    #[serde(default)]
-    pub matches: Option<String>,
-    #[serde(default)]
-    pub path: Option<String>,
-    #[serde(default)]
-    pub nonzero: bool,
-    #[serde(default)]
-    pub min: Option<u64>,
-    #[serde(default)]
-    pub max: Option<u64>,
+    pub found: Option<String>,
     #[serde(default)]
     pub explain: Vec<ExplainDef>,
+    /// The kind's own fields, by name, as written.
+    #[serde(flatten)]
+    pub fields: IndexMap<String, serde_yaml::Value>,
 }
+
+/// The fields every check has, whatever its kind.
+pub const COMMON_FIELDS: &[&str] = &["id", "step", "title", "kind", "file", "hint", "points", "hidden", "where", "why", "explain"];

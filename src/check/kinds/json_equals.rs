@@ -1,0 +1,79 @@
+//! `json_equals`: the artifact (or the part a jq `path` picks) equals the value the
+//! grader derived (`expect`), compared as JSON values (see `compare`).
+
+use crate::lang::{checks::Checks, t};
+use super::{Kind, KindDef};
+use crate::check::{expected_json, need, Cx, JsonUse, Verdict};
+use crate::compare::{covered, diff};
+use crate::jq::{ExprId, Outcome};
+use crate::spec::fields::Fields;
+
+pub const KIND: KindDef = KindDef { name: "json_equals", fields: &["path", "expect"], compile: |f| Some(Box::new(compile(f, false)?)) };
+
+/// A JSON comparison: whole (`json_equals`) or as a subset (`json_subset`).
+pub(super) struct Json {
+    path: Option<ExprId>,
+    expect: ExprId,
+    subset: bool,
+}
+
+pub(super) fn compile(f: &mut Fields, subset: bool) -> Option<Json> {
+    let expect = f.need("expect")?;
+    let path = f.text("path").map(|p| f.expr("path", &p));
+    Some(Json { path, expect: f.expr("expect", &expect), subset })
+}
+
+impl Kind for Json {
+    fn run(&self, cx: &Cx) -> Verdict {
+        let data = need!(cx.artifact.data().map_err(Verdict::fail));
+        let (found, detail) = match self.path {
+            None => (data.clone(), None),
+            Some(p) => {
+                let input = need!(cx.artifact.jaq_data().map_err(Verdict::fail));
+                let code = cx.env.code(p);
+                match cx.env.run(p, input, None, None) {
+                    Err(u) => return Verdict::unavailable(&u),
+                    Ok(Outcome::Value(v)) => (crate::jq::convert::from_jaq(&v), Some(code)),
+                    Ok(Outcome::Empty) => return Verdict::fail(t!(Checks::NothingAt, path = code)).detail(code),
+                    Ok(Outcome::Error(e)) => return Verdict::fail(format!("`{code}`: {e}")).detail(code),
+                }
+            }
+        };
+        let how = if self.subset { JsonUse::Subset } else { JsonUse::Equals };
+        let exp = need!(expected_json(cx, self.expect, how));
+        // Of a subset, only what the expected value covers is the found value.
+        let found = if self.subset { covered(&found, &exp) } else { found };
+        let (v, detail) = match diff(&exp, &found, self.subset) {
+            None => (Verdict::pass().expected(exp).found(found), detail),
+            // Show the values where they part, not two whole documents.
+            Some(d) => {
+                let mut v = Verdict::fail(d.sentence()).wrong_value();
+                if let Some(e) = exp.pointer(&d.pointer) {
+                    v = v.expected(e.clone());
+                }
+                if let Some(f) = found.pointer(&d.pointer) {
+                    v = v.found(f.clone());
+                }
+                // Under a plain path (`.node.metadata`), the place reads in full: `.node.metadata.MESH_ID`.
+                let at = match detail {
+                    _ if d.path == "." => detail,
+                    Some(base) if is_plain_path(&base) => Some(format!("{base}{}", d.path)),
+                    _ => Some(d.path.clone()),
+                };
+                (v, at)
+            }
+        };
+        match detail {
+            Some(d) => v.detail(d),
+            None => v,
+        }
+    }
+
+    fn needs(&self) -> Vec<ExprId> {
+        self.path.into_iter().chain([self.expect]).collect()
+    }
+}
+
+fn is_plain_path(code: &str) -> bool {
+    code.starts_with('.') && code.len() > 1 && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}

@@ -1,0 +1,64 @@
+//! `line_count`: how many lines match a regex (`matches`), within `min` and `max`.
+
+use crate::lang::{checks::Checks, t};
+use super::{Kind, KindDef};
+use crate::check::{need, Cx, Verdict};
+use crate::spec::fields::Fields;
+use crate::spec::Pattern;
+use serde_json::Value;
+
+pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "min", "max"], compile };
+
+struct LineCount {
+    pattern: Pattern,
+    min: Option<u64>,
+    max: Option<u64>,
+}
+
+fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
+    let m = f.need("matches")?;
+    let (min, max) = (f.count("min"), f.count("max"));
+    if !f.given("min") && !f.given("max") {
+        f.error("", "line_count needs `min`, `max` or both");
+    }
+    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, min, max }))
+}
+
+impl LineCount {
+    fn matching<'t>(&self, text: &'t str) -> impl Iterator<Item = (usize, &'t str)> {
+        crate::input::lines(text).enumerate().filter(|(_, l)| self.pattern.is_match(l)).map(|(i, l)| (i + 1, l))
+    }
+}
+
+impl Kind for LineCount {
+    fn run(&self, cx: &Cx) -> Verdict {
+        let text = need!(cx.artifact.text().map_err(Verdict::fail));
+        let n = self.matching(text).count() as u64;
+        let (min, max, pattern) = (self.min, self.max, &self.pattern);
+        // The expected value, an instructor's, is notation the same in every language.
+        let (said, expected) = match (min, max) {
+            (Some(a), Some(b)) => (t!(Checks::LinesBetween, pattern = pattern, n = n, min = a, max = b), format!("between {a} and {b} lines matching /{pattern}/")),
+            (None, Some(b)) => (t!(Checks::LinesAtMost, pattern = pattern, n = n, max = b), format!("at most {b} lines matching /{pattern}/")),
+            (a, None) => {
+                let a = a.unwrap_or(0);
+                (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), format!("at least {a} lines matching /{pattern}/"))
+            }
+        };
+        let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);
+        Verdict::judge(ok, said)
+            .expected(Value::String(expected))
+            .found(Value::from(n))
+            .wrong_value()
+    }
+
+    fn reads_text(&self) -> bool {
+        true
+    }
+
+    /// The lines that match only once made plain.
+    fn lines_used(&self, original: &Cx, plain: &Cx, _passed: &Verdict) -> Vec<usize> {
+        let (Ok(before), Ok(after)) = (original.artifact.text(), plain.artifact.text()) else { return Vec::new() };
+        let before: std::collections::HashSet<usize> = self.matching(before).map(|(n, _)| n).collect();
+        self.matching(after).map(|(n, _)| n).filter(|n| !before.contains(n)).collect()
+    }
+}

@@ -1,0 +1,34 @@
+//! What the grader says of Envoy that no lab's spec says: an admin API that did not
+//! answer, a bootstrap too heavy to hand over, where live values came from when none
+//! did. (The lab's own sentences about its Envoy are in its spec's `envoy:` section.)
+
+use super::catalog;
+
+catalog! {
+    pub enum EnvoyWords {
+        NoAnswer { en: "no answer within {n}s", ko: "{n}초 안에 응답이 없습니다", zh: "{n} 秒内没有应答" }
+        Refused { en: "connection refused: nothing listens there", ko: "연결이 거부되었습니다: 그 주소에서 듣고 있는 것이 없습니다", zh: "连接被拒绝：那里没有程序在监听" }
+        ConnectFailed { en: "connection failed: {error}", ko: "연결하지 못했습니다: {error}", zh: "连接失败：{error}" }
+        TooLarge { en: "answer larger than {n} MiB", ko: "응답이 {n} MiB보다 큽니다", zh: "应答大于 {n} MiB" }
+        NotHttp { en: "not an HTTP answer ({error})", ko: "HTTP 응답이 아닙니다({error})", zh: "不是 HTTP 应答（{error}）" }
+        AskedOn { en: "{path} on {admin}: {error}", ko: "{admin}의 {path}: {error}", zh: "{admin} 上的 {path}：{error}" }
+        NotJson { en: "{path} on {admin} is not JSON (is this an Envoy admin port?)", ko: "{admin}의 {path} 응답이 JSON이 아닙니다(Envoy의 관리 포트가 맞나요?)", zh: "{admin} 上的 {path} 不是 JSON（这是 Envoy 的管理端口吗？）" }
+        NoNode { en: "{path} on {admin} has no .configs[0].bootstrap.node", ko: "{admin}의 {path}에 .configs[0].bootstrap.node가 없습니다", zh: "{admin} 上的 {path} 中没有 .configs[0].bootstrap.node" }
+        /// A bootstrap that is not there or does not parse, said before "so ...".
+        NoEnvoyCanRun { en: "{problem}, so no Envoy can run it", ko: "{problem}. 그래서 어떤 Envoy도 이 파일로 실행할 수 없습니다", zh: "{problem}，因此没有 Envoy 能运行它" }
+        CannotMatch { en: "{problem}, so the live Envoy cannot be matched to it", ko: "{problem}. 그래서 실행 중인 Envoy가 이 파일로 실행된 것인지 확인할 수 없습니다", zh: "{problem}，因此无法确认运行中的 Envoy 是否运行的是它" }
+        /// Where live values came from, when none were had.
+        Skipped { en: "none (live checks skipped)", ko: "없음(실행 중인 Envoy 검사를 건너뜀)", zh: "无（跳过运行中 Envoy 的检查）" }
+        NotProbed { en: "none: no Envoy was probed ({why})", ko: "없음: Envoy를 조회하지 않았습니다({why})", zh: "无：没有探测 Envoy（{why}）" }
+        NotLaunched { en: "none: no Envoy was launched ({why})", ko: "없음: Envoy를 시작하지 않았습니다({why})", zh: "无：没有启动 Envoy（{why}）" }
+        BadRecording { en: "none: a recording that could not be read", ko: "없음: 녹화 파일을 읽을 수 없습니다", zh: "无：无法读取记录文件" }
+        NoEnvoyFlag { en: "Envoy is not run nor probed (--no-envoy)", ko: "Envoy를 실행하지도 조회하지도 않습니다(--no-envoy)", zh: "不运行也不探测 Envoy（--no-envoy）" }
+        NoLiveFlag { en: "live checks are off (--no-live)", ko: "실행 중인 Envoy 검사를 끕니다(--no-live)", zh: "运行中 Envoy 的检查已关闭（--no-live）" }
+        NothingSaved { en: "nothing was probed, so {path} was not written", ko: "조회한 것이 없어 {path}에 쓰지 않았습니다", zh: "没有探测任何内容，因此没有写入 {path}" }
+        /// How much of a bootstrap the grader hands to Envoy.
+        Clusters { en: "it has {n} static clusters, more than the {max} the grader gives Envoy", ko: "정적 클러스터가 {n}개로, 채점기가 Envoy에 넘기는 최대 {max}개보다 많습니다", zh: "它有 {n} 个静态集群，超过评分程序交给 Envoy 的上限 {max} 个" }
+        Endpoints { en: "its static clusters have {n} endpoints, more than the {max} the grader gives Envoy", ko: "정적 클러스터의 엔드포인트가 {n}개로, 채점기가 Envoy에 넘기는 최대 {max}개보다 많습니다", zh: "它的静态集群共有 {n} 个端点，超过评分程序交给 Envoy 的上限 {max} 个" }
+        Values { en: "it holds more than {max} values, more than the grader gives Envoy", ko: "값이 {max}개를 넘어, 채점기가 Envoy에 넘기는 양보다 많습니다", zh: "它包含超过 {max} 个值，超过评分程序交给 Envoy 的上限" }
+        Depth { en: "it nests lists and mappings more than {max} deep, more than the grader gives Envoy", ko: "목록과 매핑이 {max}단계보다 깊게 중첩되어, 채점기가 Envoy에 넘기는 한도를 넘습니다", zh: "它的列表和映射嵌套超过 {max} 层，超过评分程序交给 Envoy 的上限" }
+    }
+}
