@@ -150,6 +150,12 @@ impl<'s> Env<'s> {
         self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Skip)
     }
 
+    /// Why the grader cannot run an expression, if a variable it needs is missing through
+    /// no fault of the submission (a lab file, a value the lab's files do not give).
+    pub fn grader_missing(&self, id: ExprId) -> Option<&Unavailable> {
+        self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Grader)
+    }
+
     /// The value an expression derives, to compare a student's with. No output, an
     /// error, `null` or an empty string is no value: unavailable, blamed on the
     /// submission if the expression reads from it, else on the grader, and said in
