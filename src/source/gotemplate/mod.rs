@@ -120,7 +120,10 @@ pub fn read(text: &str) -> Template {
             Piece::Text(t) => t.trim().is_empty(),
             Piece::Act(_) => true,
         });
-        if only_actions {
+        // One that writes a value (`{{ toYaml ... }}`) is read only within a block scalar
+        // (`{{ protoToJSON .ProxyConfig }}`): elsewhere what it writes is not known.
+        let writes = only_actions && line.iter().any(|p| matches!(p, Piece::Act(i) if matches!(scan.actions[*i], Action::Output(_))));
+        if only_actions && !writes {
             for p in line {
                 if let Piece::Act(i) = p {
                     vars.note(&scan.actions[*i], *i, frames.is_empty());
@@ -193,7 +196,7 @@ pub fn read(text: &str) -> Template {
         text.truncate(text.trim_end().len());
         text.drain(..indent);
         if !text.is_empty() && !text.starts_with('#') {
-            lines.push(tree::Line { indent, text, guard });
+            lines.push(tree::Line { indent, text, guard, filler: writes });
         }
     }
     let tree = tree::Reader { lines, guards: &guards.list, actions: &scan.actions, raws: &scan.raws, at: 0 }.document();
@@ -315,5 +318,52 @@ impl Guards {
             };
         }
         self.last
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render::render;
+    use super::read;
+    use serde_json::{json, Value};
+
+    fn rendered(template: &str, ctx: Value) -> Value {
+        render(&read(template), &ctx)
+    }
+
+    #[test]
+    fn definitions_comments_and_whole_line_actions_are_left_out() {
+        let t = "{{- define \"res\" }}\n      requests:\n        cpu: 1\n{{- end }}\n{{/* a comment */}}\nspec:\n  containers:\n  - name: app\n    resources:\n  {{ template \"res\" . }}\n  {{ toYaml .Values.x | indent 4 }}\n    image: x\n";
+        assert_eq!(rendered(t, json!({})), json!({"spec": {"containers": [{"name": "app", "resources": null, "image": "x"}]}}));
+    }
+
+    #[test]
+    fn a_flow_mapping_of_actions_does_not_disturb_what_follows() {
+        let t = "metadata:\n  annotations: {\n    a: \"{{ .A }}\",\n    {{ with .B }}b: \"{{.}}\",{{ end }}\n  }\nspec:\n  volumes:\n  - name: v\n";
+        assert_eq!(rendered(t, json!({"A": 1})), json!({"metadata": {"annotations": null}, "spec": {"volumes": [{"name": "v"}]}}));
+    }
+
+    #[test]
+    fn an_item_outside_its_keys_condition_joins_the_list_before() {
+        // Istio's native sidecars: without `containers:`, istio-proxy continues initContainers.
+        let t = "{{ $native := (eq (index .ObjectMeta.Annotations `native`) `true`) }}\nspec:\n  initContainers:\n  - name: init\n  {{ if not $native }}\n  containers:\n  {{ end }}\n  - name: istio-proxy\n    {{ if $native }}restartPolicy: Always{{ end }}\n";
+        let native = rendered(t, json!({"ObjectMeta": {"Annotations": {"native": "true"}}}));
+        assert_eq!(native, json!({"spec": {"initContainers": [{"name": "init"}, {"name": "istio-proxy", "restartPolicy": "Always"}]}}));
+        let classic = rendered(t, json!({"ObjectMeta": {"Annotations": {}}}));
+        assert_eq!(classic, json!({"spec": {"initContainers": [{"name": "init"}], "containers": [{"name": "istio-proxy"}]}}));
+    }
+
+    #[test]
+    fn quoted_block_and_plain_scalars() {
+        let t = "args:\n- \"-p\"\n- '15001'\n- --x={{ .V }} # a comment\nv: |\n  line one\n  {{ .V }}\nn: 3\nb: true\n";
+        assert_eq!(rendered(t, json!({"V": "v"})), json!({"args": ["-p", "15001", "--x=v"], "v": "line one\nv", "n": 3, "b": true}));
+    }
+
+    #[test]
+    fn a_broken_template_reads_as_far_as_it_goes() {
+        for t in ["{{ if .A }}\nx: 1\n", "x: {{ .A\n", "- a\nb: 1\n  c: 2\n", "{{ end }}{{ end }}\nx: 1\n", "key: [unclosed\n  more\n", ""] {
+            let _ = rendered(t, json!({"A": true}));
+        }
+        assert_eq!(rendered("{{ if .A }}\nx: 1\n", json!({"A": true})), json!({"x": 1}));
     }
 }

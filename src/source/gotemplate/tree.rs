@@ -58,6 +58,8 @@ pub(super) struct Line {
     pub indent: usize,
     pub text: String,
     pub guard: usize,
+    /// Only actions that write a value: read within a block scalar, passed over elsewhere.
+    pub filler: bool,
 }
 
 pub(super) struct Reader<'a> {
@@ -71,7 +73,8 @@ pub(super) struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// The whole template: a mapping (or a list) from its first line on.
     pub fn document(&mut self) -> Node {
-        match self.lines.first() {
+        self.at = self.lines.iter().position(|l| !l.filler).unwrap_or(self.lines.len());
+        match self.lines.get(self.at) {
             Some(first) => {
                 let indent = first.indent;
                 self.block(indent, 0)
@@ -88,6 +91,10 @@ impl<'a> Reader<'a> {
     fn mapping(&mut self, indent: usize, outer: usize) -> Node {
         let mut by_key: Vec<(String, Vec<(When, Node)>)> = Vec::new();
         while let Some(line) = self.lines.get(self.at) {
+            if line.filler {
+                self.at += 1;
+                continue;
+            }
             if line.indent < indent || (line.indent == indent && is_item(&line.text)) {
                 break;
             }
@@ -111,6 +118,10 @@ impl<'a> Reader<'a> {
     fn list(&mut self, indent: usize, outer: usize) -> Node {
         let mut items = Vec::new();
         while let Some(line) = self.lines.get(self.at) {
+            if line.filler {
+                self.at += 1;
+                continue;
+            }
             if line.indent < indent || (line.indent == indent && !is_item(&line.text)) {
                 break;
             }
@@ -127,7 +138,7 @@ impl<'a> Reader<'a> {
                 // `- key: value`: a mapping whose first key is on this line, at the column
                 // of the key.
                 let column = indent + width - content.len();
-                self.lines[self.at] = Line { indent: column, text: content, guard };
+                self.lines[self.at] = Line { indent: column, text: content, guard, filler: false };
                 self.mapping(column, guard)
             } else {
                 let value = self.scalar(&content);
@@ -143,6 +154,9 @@ impl<'a> Reader<'a> {
 
     /// The value of a key or item whose line ends at it: the block below, if any.
     fn nested(&mut self, indent: usize, guard: usize) -> Node {
+        while self.lines.get(self.at).is_some_and(|l| l.filler) {
+            self.at += 1;
+        }
         match self.lines.get(self.at) {
             Some(next) if next.indent > indent || (next.indent == indent && is_item(&next.text)) => {
                 let at = next.indent;
