@@ -32,11 +32,11 @@ fn a_submission_in_the_middle_of_the_lab_gets_a_short_report() {
     assert!(g.stdout.trim_end().ends_with("Next: start step 3, The mesh config and the CA address (03-mesh.txt)"), "{}", g.stdout);
     // --verbose lists every check.
     let v = c.grade().launch().text().arg("--verbose").run();
-    assert_eq!(v.stdout.matches("  PASS ").count(), 31, "{}", v.stdout);
-    assert_eq!(v.stdout.matches("  FAIL ").count(), 59, "{}", v.stdout);
+    assert_eq!(v.stdout.matches("  PASS ").count(), 34, "{}", v.stdout);
+    assert_eq!(v.stdout.matches("  FAIL ").count(), 60, "{}", v.stdout);
     // The machine formats keep every check, each failing with one sentence.
     let j = c.grade().launch().run();
-    assert_eq!(j.checks().len(), 90);
+    assert_eq!(j.checks().len(), 94);
     assert_eq!(j.status("bootstrap.validates"), "fail");
     assert_eq!(j.message("bootstrap.validates"), "not started: bootstrap.yaml and 04-validate.txt are missing");
     assert_eq!(j.message("report.typo_rc"), "not started: 08-report.md is missing");
