@@ -131,6 +131,58 @@ fn inject_yaml_lacking_a_value_leaves_later_steps_graded_against_the_lab() {
     assert_eq!(g.check("env.ca_addr")["expected"], "istiod.istio-system.svc:15012");
 }
 
+/// Each full-mark lab graded with some of its lab files absent or unreadable.
+fn without(pair: (&str, &str), drop: &[&str], unreadable: &[&str]) -> Graded {
+    let (lab, sub) = pair;
+    let dir = Copy::of(root().join(lab));
+    let params: String = dir.read("params.yaml").lines().filter(|l| !drop.iter().any(|d| l.starts_with(&format!("{d}:")))).map(|l| format!("{l}\n")).collect();
+    dir.write("params.yaml", params);
+    let mut g = Grade::new(root().join(sub)).params(dir.file("params.yaml")).no_envoy();
+    for p in unreadable {
+        g = g.param(&format!("{p}=/nonexistent/{p}.yaml"));
+    }
+    g.run()
+}
+
+const FULL_MARK_LABS: [(&str, &str); 7] = [
+    ("sample-answers/lab", "sample-answers/ist2-boot"),
+    ("tests/fixtures/lab-b", "tests/fixtures/ist2-boot-b"),
+    ("tests/fixtures/lab-c", "tests/fixtures/ist2-boot-c"),
+    ("tests/fixtures/lab-d", "tests/fixtures/ist2-boot-d"),
+    ("tests/fixtures/lab-e", "tests/fixtures/ist2-boot-e"),
+    ("tests/fixtures/lab-f", "tests/fixtures/ist2-boot-f"),
+    ("tests/fixtures/lab-g", "tests/fixtures/ist2-boot-g"),
+];
+
+#[test]
+fn without_the_injection_files_later_steps_are_graded_against_inject_yaml() {
+    for pair in FULL_MARK_LABS {
+        for drop in [&["inject_values"][..], &["inject_config"], &["inject_values", "inject_config"]] {
+            let g = without(pair, drop, &[]);
+            assert!(g.with("fail").is_empty() && g.with("error").is_empty(), "{pair:?} without {drop:?}: failed {:?}, errors {:?}", g.with("fail"), g.with("error"));
+            // Step 0 compares with the lab's injection only with all three files.
+            assert_eq!(g.status("inject.role"), "skip", "{pair:?} without {drop:?}");
+            assert_eq!(g.status("inject.proxy"), "pass", "{pair:?} without {drop:?}");
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_mesh_config_is_an_error_where_it_is_read_only() {
+    // Nothing kube-inject gives is known without it: step 0 cannot compare, later steps
+    // take inject.yaml's values; step 3 and what reads the discovery address cannot check.
+    let reads_mesh = ["mesh.discovery_address", "mesh.root_namespace", "mesh.trust_domain", "mesh.ca_addr_same", "bootstrap.node_cluster", "bootstrap.endpoint", "report.xds_address"];
+    for pair in FULL_MARK_LABS {
+        let g = without(pair, &[], &["mesh_config"]);
+        assert!(g.with("fail").is_empty(), "{pair:?}: failed {:?}", g.with("fail"));
+        let later: Vec<String> = g.with("error").into_iter().filter(|id| !id.starts_with("inject.")).collect();
+        assert_eq!(later, reads_mesh.map(String::from).to_vec(), "{pair:?}");
+        assert_eq!(g.status("inject.role"), "error", "{pair:?}");
+        assert_eq!(g.status("inject.proxy"), "pass", "{pair:?}");
+        assert!(g.message("inject.role").contains("mesh_config"), "{}", g.message("inject.role"));
+    }
+}
+
 #[test]
 fn an_ambiguous_istio_proxy_is_an_error() {
     // Two complete istio-proxy containers: the grader cannot tell which the lab means.

@@ -79,8 +79,16 @@ impl<'s> Env<'s> {
             let student = self.uses_submission(l.expr);
             // A value it reads that is missing keeps its own blame: a let's `blame` is
             // who answers for the let's own missing value.
-            let inherited = self.spec.program.deps(l.expr).iter().any(|d| self.missing[*d].as_ref().is_some_and(|u| !(l.skipped_as_null && u.blame == Blame::Skip)));
-            let outcome = if l.skipped_as_null { self.run_reading_skipped_as_null(l.expr) } else { self.run(l.expr, Val::Null, None, None) };
+            let globals = self.spec.globals();
+            let as_null = |d: usize, u: &Unavailable| {
+                (l.skipped_as_null && u.blame == Blame::Skip) || (u.blame != Blame::Student && l.unknown_as_null.contains(&globals[d]))
+            };
+            let inherited = self.spec.program.deps(l.expr).iter().any(|d| self.missing[*d].as_ref().is_some_and(|u| !as_null(*d, u)));
+            let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
+                self.run_reading_as_null(l.expr, as_null)
+            } else {
+                self.run(l.expr, Val::Null, None, None)
+            };
             let value = match outcome {
                 Err(u) => Err(u),
                 Ok(Outcome::Value(v)) => Ok(v),
@@ -103,10 +111,10 @@ impl<'s> Env<'s> {
         }
     }
 
-    /// [`Env::run`], with the variables this run skips read as null (a let's
-    /// `skipped_as_null`).
-    fn run_reading_skipped_as_null(&self, id: ExprId) -> Result<Outcome, Unavailable> {
-        let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).filter(|u| u.blame != Blame::Skip).max_by_key(|u| u.blame);
+    /// [`Env::run`], with the missing variables `as_null` accepts read as null (a let's
+    /// `skipped_as_null`, `unknown_as_null`).
+    fn run_reading_as_null(&self, id: ExprId, as_null: impl Fn(usize, &Unavailable) -> bool) -> Result<Outcome, Unavailable> {
+        let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| !as_null(*d, u))).max_by_key(|u| u.blame);
         if let Some(u) = worst {
             return Err(u.clone());
         }

@@ -131,6 +131,11 @@ pub struct LetFull {
     /// are read as null, so it has a value all the same.
     #[serde(default)]
     pub skipped_as_null: bool,
+    /// These variables it reads, when the lab cannot give them (skipped, a lab file the
+    /// grader cannot read, a value the lab's files lack), are read as null: the let takes
+    /// another candidate. Missing through the submission, they still leave it without one.
+    #[serde(default)]
+    pub unknown_as_null: Vec<String>,
 }
 
 impl LetDef {
