@@ -15,6 +15,7 @@ mod formats;
 mod fuzz;
 mod golden;
 mod hostile;
+mod inject_output;
 mod kinds;
 mod languages;
 mod live;

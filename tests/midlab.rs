@@ -42,7 +42,7 @@ fn a_submission_in_the_middle_of_the_lab_gets_a_short_report() {
     }
     // The machine formats keep every check, each failing with one sentence.
     let j = c.grade().launch().run();
-    assert_eq!(j.checks().len(), 90);
+    assert_eq!(j.checks().len(), 94);
     assert_eq!(j.status("bootstrap.validates"), "fail");
     assert_eq!(j.message("bootstrap.validates"), "not started: bootstrap.yaml and 04-validate.txt are missing");
     assert_eq!(j.message("report.typo_rc"), "not started: 08-report.md is missing");

@@ -37,16 +37,21 @@ fn step_0_ties_inject_yaml_to_the_lab_files() {
         .edit("inject.yaml", "audience: acme-ca", "audience: istio-ca")
         .edit("inject.yaml", "- name: ISTIO_META_DNS_AUTO_ALLOCATE\n          value: \"true\"", "- name: ISTIO_META_DNS_AUTO_ALLOCATE\n          value: \"false\"");
     let g = c.grade().params(fixture("lab-c/params.yaml")).no_envoy().run();
-    for id in ["inject.domain", "inject.cert_provider", "inject.workload_name", "inject.token_audience", "inject.proxy_metadata"] {
+    for id in ["inject.domain", "inject.cert_provider", "inject.workload_name", "inject.token_volume", "inject.proxy_metadata"] {
         assert_eq!(g.status(id), "fail", "{id}");
     }
     // The variable that differs is named, with the value found and the one expected.
     assert_eq!((&g.check("inject.proxy_metadata")["found"], &g.check("inject.proxy_metadata")["expected"]), (&"false".into(), &"true".into()));
     assert!(g.message("inject.proxy_metadata").starts_with("`.ISTIO_META_DNS_AUTO_ALLOCATE` has another value: "), "{}", g.message("inject.proxy_metadata"));
-    // The sample's own answers do not fit C's revision nor D's annotations and labels.
-    let g = Grade::sample().params(fixture("lab-c/params.yaml")).no_envoy().run();
+    // What C's revision and D's annotations and labels make of the template, against
+    // values from the sample's lab.
+    let c = Copy::of(fixture("ist2-boot-c"));
+    c.edit("inject.yaml", "value: istiod-canary.mesh-system.svc:15012", "value: istiod.istio-system.svc:15012");
+    let g = c.grade().params(fixture("lab-c/params.yaml")).no_envoy().run();
     assert_eq!(g.check("inject.ca_addr")["expected"], "istiod-canary.mesh-system.svc:15012");
-    let g = Grade::sample().params(fixture("lab-d/params.yaml")).no_envoy().run();
+    let c = Copy::of(fixture("ist2-boot-d"));
+    c.edit("inject.yaml", "--proxyLogLevel=debug", "--proxyLogLevel=warning").edit("bootstrap.yaml", "cluster: gateway.ops-tools", "cluster: metrics-gw.ops-tools");
+    let g = c.grade().params(fixture("lab-d/params.yaml")).no_envoy().run();
     assert_eq!(g.check("inject.log_levels")["expected"], r#"{"component":"misc:info,jwt:trace","proxy":"debug"}"#);
     assert_eq!(g.check("bootstrap.node_cluster")["expected"], "gateway.ops-tools");
 }
@@ -55,11 +60,11 @@ fn step_0_ties_inject_yaml_to_the_lab_files() {
 fn each_reference_fails_against_the_other_lab_environment() {
     let g = Grade::new(sample_b()).no_envoy().run();
     assert_eq!(g.code, Some(1));
-    for id in ["inject.target_name", "inject.cluster_id", "mesh.trust_domain", "mesh.discovery_address", "bootstrap.node_id"] {
+    for id in ["inject.deployment", "inject.cluster_id", "mesh.trust_domain", "mesh.discovery_address", "bootstrap.node_id"] {
         assert_eq!(g.status(id), "fail", "{id}");
     }
     let g = Grade::sample().params(lab_b()).no_envoy().run();
-    for id in ["inject.target_name", "inject.ca_addr", "mesh.root_namespace", "bootstrap.admin_port"] {
+    for id in ["inject.deployment", "inject.ca_addr", "mesh.root_namespace", "bootstrap.admin_port"] {
         assert_eq!(g.status(id), "fail", "{id}");
     }
 }

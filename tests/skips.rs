@@ -84,5 +84,5 @@ fn optional_lab_files_absent_skip_alike_when_inject_yaml_is_missing() {
     for id in ["inject.cluster_id", "inject.template"] {
         assert!(skips.contains(id), "{id}");
     }
-    assert_eq!(status(&reports[1], "inject.trust_domain"), "fail");
+    assert_eq!(status(&reports[1], "inject.discovery"), "fail");
 }

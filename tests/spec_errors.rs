@@ -103,6 +103,12 @@ fn lets_may_only_use_what_comes_before() {
     assert_eq!(e, ["bad.yaml:9:3: let `a` uses `$b`, which is defined at or after it"]);
 }
 
+#[test]
+fn unknown_as_null_names_only_what_the_let_reads() {
+    let e = spec_errors(&format!("{HEAD}let:\n  a: '$word'\n  b:\n    expr: '$a'\n    unknown_as_null: [a, word]\nchecks: []\n"));
+    assert_eq!(e, ["bad.yaml:10:3: let `b`: `unknown_as_null` names `word`, which it does not read"]);
+}
+
 /// An error points into the check or let it is about, not into an earlier one whose
 /// name starts the same (`a_more` for `a`, `xds_cluster` for `cluster`).
 #[test]

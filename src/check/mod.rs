@@ -92,6 +92,11 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(u) = check.kind.skipped(cx) {
         return dress(check, Verdict::unavailable(u));
     }
+    // A value the grader cannot derive is its trouble whatever the file holds: a student
+    // is not failed for a line the lab gave them no way to write.
+    if let Some(u) = check.kind.needs().into_iter().find_map(|id| cx.env.grader_missing(id)) {
+        return dress(check, Verdict::unavailable(u));
+    }
     // Every check of a file that is missing (or saved under a near name) or cannot be
     // read as text fails for that, said in one sentence, whatever its kind.
     if let Err(said) = cx.artifact.text() {

@@ -77,7 +77,18 @@ impl<'s> Env<'s> {
     pub fn derive_lets(&mut self) {
         for l in &self.spec.lets {
             let student = self.uses_submission(l.expr);
-            let (value, own) = match self.run(l.expr, Val::Null, None, None) {
+            // A value it reads that is missing keeps its own blame: a let's `blame` is
+            // who answers for the let's own missing value.
+            let globals = self.spec.globals();
+            let as_null = |d: usize, u: &Unavailable| {
+                (l.skipped_as_null && u.blame == Blame::Skip) || (u.blame != Blame::Student && l.unknown_as_null.contains(&globals[d]))
+            };
+            let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
+                self.run_reading_as_null(l.expr, as_null)
+            } else {
+                self.run(l.expr, Val::Null, None, None)
+            };
+            let (value, own) = match outcome {
                 Err(u) => (Err(u), false),
                 Ok(Outcome::Value(v)) => (Ok(v), true),
                 Ok(Outcome::Empty) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
@@ -89,12 +100,10 @@ impl<'s> Env<'s> {
                     BlameDef::Grader => Blame::Grader,
                     BlameDef::Elsewhere => Blame::Elsewhere,
                 });
-                // A run's skip and a value not graded stay so. Not graded is said of the
-                // let's own absence only: an input it reads that is not there is its own
-                // finding (a missing file fails), and the grader's trouble stays an error.
-                let keep = matches!(u.blame, Blame::Skip | Blame::Elsewhere) || (to == Some(Blame::Elsewhere) && !own);
+                // A run's skip and a value not graded stay so.
                 if let Some(to) = to
-                    && !keep
+                    && own
+                    && !matches!(u.blame, Blame::Skip | Blame::Elsewhere)
                 {
                     u.blame = to;
                 }
@@ -102,6 +111,17 @@ impl<'s> Env<'s> {
             });
             self.set_jaq(&l.name.clone(), value, student);
         }
+    }
+
+    /// [`Env::run`], with the missing variables `as_null` accepts read as null (a let's
+    /// `skipped_as_null`, `unknown_as_null`).
+    fn run_reading_as_null(&self, id: ExprId, as_null: impl Fn(usize, &Unavailable) -> bool) -> Result<Outcome, Unavailable> {
+        let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| !as_null(*d, u))).max_by_key(|u| u.blame);
+        if let Some(u) = worst {
+            return Err(u.clone());
+        }
+        let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
+        Ok(self.spec.program.run(id, vars, Val::Null, Val::Null, Val::Null))
     }
 
     fn uses_submission(&self, id: ExprId) -> bool {
@@ -140,6 +160,12 @@ impl<'s> Env<'s> {
     pub fn skipped(&self, id: ExprId) -> Option<&Unavailable> {
         let worst = self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).max_by_key(|u| u.blame)?;
         matches!(worst.blame, Blame::Skip | Blame::Elsewhere).then_some(worst)
+    }
+
+    /// Why the grader cannot run an expression, if a variable it needs is missing through
+    /// no fault of the submission (a lab file, a value the lab's files do not give).
+    pub fn grader_missing(&self, id: ExprId) -> Option<&Unavailable> {
+        self.spec.program.deps(id).iter().filter_map(|d| self.missing[*d].as_ref()).find(|u| u.blame == Blame::Grader)
     }
 
     /// The value an expression derives, to compare a student's with. No output, an

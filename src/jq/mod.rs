@@ -154,7 +154,7 @@ fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec
         .map_err(|errs| load_errors(code, errs))?;
     let vars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
     Compiler::default()
-        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()))
+        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()))
         .with_global_vars(vars.iter().map(|s| s.as_str()))
         .compile(modules)
         .map_err(|errs| {

@@ -8,6 +8,7 @@
 //! cannot be had carries why, and who is to blame.
 
 pub mod artifacts;
+pub mod gotemplate;
 pub mod lab;
 pub mod live;
 pub mod params;

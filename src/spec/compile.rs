@@ -75,6 +75,7 @@ fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecEr
     let program = program(&mut cx, exprs, &file.defs, &globals);
     if let Some(p) = &program {
         lets_read_only_earlier(&mut cx, p, &lets, params.len() + sources.len(), &globals);
+        unknown_as_null_is_read(&mut cx, p, &lets, &globals);
     }
     match program {
         Some(program) if cx.errors.is_empty() => Ok(Spec {
@@ -99,11 +100,11 @@ fn lets(file: &SpecFile, exprs: &mut Exprs) -> Vec<Let> {
         .iter()
         .map(|(n, d)| {
             let expr = exprs.add(Some(format!("{n}:")), d.expr(), format!("let `{n}`"));
-            let (missing, blame) = match d {
-                LetDef::Expr(_) => (None, None),
-                LetDef::Full(f) => (f.missing.clone(), f.blame),
+            let (missing, blame, skipped_as_null, unknown_as_null) = match d {
+                LetDef::Expr(_) => (None, None, false, Vec::new()),
+                LetDef::Full(f) => (f.missing.clone(), f.blame, f.skipped_as_null, f.unknown_as_null.clone()),
             };
-            Let { name: n.clone(), expr, missing, blame }
+            Let { name: n.clone(), expr, missing, blame, skipped_as_null, unknown_as_null }
         })
         .collect()
 }
@@ -228,6 +229,15 @@ fn lets_read_only_earlier(cx: &mut Ctx, p: &Program, lets: &[Let], first_let: us
         if let Some(later) = p.deps(l.expr).iter().find(|d| **d >= first_let + i) {
             let msg = format!("let `{}` uses `${}`, which is defined at or after it", l.name, globals[*later]);
             cx.err(Some(&format!("{}:", l.name)), "", msg);
+        }
+    }
+}
+
+/// A let's `unknown_as_null` names variables it reads.
+fn unknown_as_null_is_read(cx: &mut Ctx, p: &Program, lets: &[Let], globals: &[String]) {
+    for l in lets {
+        for n in l.unknown_as_null.iter().filter(|n| !p.deps(l.expr).iter().any(|d| globals[*d] == **n)) {
+            cx.err(Some(&format!("{}:", l.name)), "", format!("let `{}`: `unknown_as_null` names `{n}`, which it does not read", l.name));
         }
     }
 }

@@ -68,6 +68,8 @@ pub struct Let {
     pub expr: ExprId,
     pub missing: Option<String>,
     pub blame: Option<model::BlameDef>,
+    pub skipped_as_null: bool,
+    pub unknown_as_null: Vec<String>,
 }
 
 pub struct Check {

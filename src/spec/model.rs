@@ -131,6 +131,15 @@ pub struct LetFull {
     pub missing: Option<String>,
     #[serde(default)]
     pub blame: Option<BlameDef>,
+    /// Variables it reads that this run skips (an optional lab file absent, `--no-envoy`)
+    /// are read as null, so it has a value all the same.
+    #[serde(default)]
+    pub skipped_as_null: bool,
+    /// These variables it reads, when the lab cannot give them (skipped, a lab file the
+    /// grader cannot read, a value the lab's files lack), are read as null: the let takes
+    /// another candidate. Missing through the submission, they still leave it without one.
+    #[serde(default)]
+    pub unknown_as_null: Vec<String>,
 }
 
 impl LetDef {
