@@ -48,6 +48,19 @@ pub struct CheckResult {
     /// (empty, not UTF-8, ...): that file. The text report says such checks once per file.
     #[serde(skip)]
     pub file_problem: Option<String>,
+    /// The check could not be decided because of these other files of the submission
+    /// (one missing, or lacking a value): if a check of one of them fails, that check
+    /// charges the mistake and this one is not graded (`grade::charged`).
+    #[serde(skip)]
+    pub charged_by: Option<Charge>,
+}
+
+/// Why a check could not be decided, when other files of the submission are why.
+#[derive(Debug, Clone)]
+pub struct Charge {
+    pub files: Vec<String>,
+    /// The reason, as the lead-less sentence of the value that is missing.
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -136,6 +149,7 @@ pub mod tests {
             hint: None,
             hidden: false,
             file_problem: None,
+            charged_by: None,
         }
     }
 }

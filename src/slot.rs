@@ -21,11 +21,22 @@ pub enum Blame {
 pub struct Unavailable {
     pub blame: Blame,
     pub message: String,
+    /// The submission's files whose state is why (a file missing, or lacking what a
+    /// value was to come from): a check of another file that needs the value is not
+    /// graded when a check of one of these fails for it (`grade::charged`).
+    pub files: Vec<String>,
 }
 
 impl Unavailable {
     pub fn new(blame: Blame, message: impl Into<String>) -> Self {
-        Unavailable { blame, message: message.into() }
+        Unavailable { blame, message: message.into(), files: Vec::new() }
+    }
+    /// The same, said to be because of the submission's `file`.
+    pub fn of_file(mut self, file: &str) -> Self {
+        if !self.files.iter().any(|f| f == file) {
+            self.files.push(file.to_string());
+        }
+        self
     }
     pub fn student(message: impl Into<String>) -> Self {
         Unavailable::new(Blame::Student, message)

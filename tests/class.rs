@@ -38,6 +38,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
             hint: None,
             hidden: false,
             file_problem: None,
+            charged_by: None,
         })
         .collect();
     let steps = [(1, "Files"), (2, "Envoy")]

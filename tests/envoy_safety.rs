@@ -69,7 +69,7 @@ fn the_screen_is_not_fooled_by_yaml_envoy_would_read_differently() {
 #[test]
 fn missing_envoy_is_could_not_check_never_pass() {
     let g = Grade::sample().args(&["--envoy", "/nonexistent/envoy", "--no-live"]).run();
-    for id in ["bootstrap.validates", "typo.rejected", "validate.output", "typo_txt.rc", "report.typo_rc_envoy"] {
+    for id in ["bootstrap.validates", "typo.rejected", "validate.output", "typo_txt.rc"] {
         assert_eq!(g.status(id), "error", "{id}");
         assert!(g.message(id).starts_with("could not check: Envoy not found"), "{}", g.message(id));
     }

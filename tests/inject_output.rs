@@ -193,8 +193,12 @@ fn an_ambiguous_istio_proxy_is_an_error() {
     let complete = &inject[proxy_start..proxy_end];
     c.edit("inject.yaml", "      - name: istio-proxy\n        resources: {}\n        volumeMounts:\n        - mountPath: /etc/ledger/certs\n          name: ledger-certs\n          readOnly: true\n", complete);
     let g = c.grade().params(fixture("lab-g/params.yaml")).no_envoy().run();
-    assert_eq!(g.status("args.role"), "error");
+    assert_eq!(g.status("inject.proxy"), "error");
     assert!(g.message("inject.proxy").contains("more than one complete istio-proxy"), "{}", g.message("inject.proxy"));
+    // Later steps take the lab's values, which the lab's injection files give: a right
+    // answer passes there, and no student is failed for the ambiguity.
+    assert_eq!(g.status("args.role"), "pass");
+    assert!(g.with("fail").is_empty(), "{:?}", g.with("fail"));
 }
 
 #[test]
@@ -223,7 +227,7 @@ fn a_05_without_rc_fails_05_not_08() {
     // A wrong typo_rc= is still wrong: against Envoy's own exit code.
     c.edit("08-report.md", "typo_rc=1", "typo_rc=7");
     let g = c.grade().launch().run();
-    assert_eq!(g.status("report.typo_rc_envoy"), "fail");
+    assert_eq!(g.status("report.typo_rc"), "fail");
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn probe_mode_reads_the_students_running_envoy() {
 fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
     let envoy = Running::start(&sample_b().join("bootstrap.yaml"));
     let g = Grade::sample().param(&format!("admin={}", envoy.admin)).run();
-    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
         assert_eq!(g.status(id), "error", "{id}");
     }
     let m = g.message("node.live");
@@ -125,7 +125,7 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
     for run in [c.grade().launch(), c.grade().param(&format!("admin_port={}", free_port()))] {
         let out = run.command_with(Some(&wrapper)).output().unwrap();
         let g: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        for id in ["node.live", "ready.code_live", "report.ready_live"] {
+        for id in ["node.live", "ready.code_live"] {
             let check = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
             assert_eq!(check["status"], "skip", "{id}: {}", check["message"]);
             assert_eq!(check["max_points"], 0, "{id}");
@@ -160,7 +160,7 @@ fn a_bootstrap_without_an_admin_address_costs_step_4_alone_in_either_mode() {
     for g in [&probed, &launched] {
         assert_eq!(g.failing_steps(), [4].into(), "{:?}", g.with("fail"));
         assert_eq!(g.with("fail"), ["bootstrap.admin_port".to_string()].to_vec());
-        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
             assert_eq!(g.status(id), "skip", "{id}");
             assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy no admin address, so no Envoy running it can be asked anything (see bootstrap.admin_port).");
         }
@@ -177,7 +177,7 @@ fn a_bootstrap_that_does_not_parse_leaves_the_live_checks_ungraded_in_either_mod
     let (probed, launched) = (c.grade().param(&format!("admin_port={}", free_port())).run(), c.grade().launch().run());
     assert_same(&probed, &launched);
     for g in [&probed, &launched] {
-        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+        for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
             assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
             let m = g.message(id);
             assert!(m.starts_with("not graded: ") && m.ends_with(", so no Envoy can run it (see bootstrap.exists)"), "{id}: {m}");
@@ -218,7 +218,7 @@ fn a_bootstrap_with_another_admin_port_is_probed_on_that_port() {
     for g in [c.grade().param(&format!("admin_port={lab_port}")), c.grade().param(&format!("admin=http://127.0.0.1:{lab_port}"))] {
         let g = g.run();
         assert_eq!(g.status("bootstrap.admin_port"), "fail");
-        for id in ["node.live", "ready.code_live", "ready.state_live", "report.ready_live"] {
+        for id in ["node.live", "ready.code_live", "ready.state_live"] {
             assert_eq!(g.status(id), "pass", "{id}: {}", g.message(id));
         }
         assert!(g.report()["live_source"].as_str().unwrap().contains(&format!("127.0.0.1:{theirs}")));
@@ -286,7 +286,6 @@ fn launch_mode_grades_a_broken_submission_against_what_envoy_shows() {
     let g = c.grade().launch().run();
     assert_eq!(g.status("ready.body_live"), "fail");
     assert_eq!(g.check("ready.body_live")["expected"], "PRE_INITIALIZING");
-    assert_eq!(g.status("report.ready_live"), "fail");
     assert_eq!(g.status("report.ready_body"), "pass");
     // One validation per file and one launch, all stopped.
     assert_eq!(g.envoy_pids.len(), 3, "{:?}", g.envoy_pids);
@@ -390,7 +389,7 @@ fn a_recording_regrades_without_envoy() {
     assert!(ex.iter().all(|e| e["at"].as_str().unwrap().ends_with('Z')));
 
     let g = Grade::sample().no_envoy().args(&["--replay", rec.to_str().unwrap()]).run();
-    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_live"] {
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
         assert_eq!(g.status(id), "pass", "{id}");
     }
     assert!(g.report()["live_source"].as_str().unwrap().contains("the recording"));

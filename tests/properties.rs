@@ -47,6 +47,7 @@ fn check() -> impl Strategy<Value = CheckResult> {
             hint,
             hidden: false,
             file_problem: None,
+            charged_by: None,
         },
     )
 }

@@ -170,5 +170,10 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         hint: check.hint.clone(),
         hidden: check.hidden,
         file_problem: None,
+        // Only other files: a check of its own file's missing value fails for it.
+        charged_by: match &v.because_of {
+            Some((files, reason)) if v.status == Status::Fail && !files.contains(&check.file) => Some(crate::result::Charge { files: files.clone(), reason: reason.clone() }),
+            _ => None,
+        },
     }
 }

@@ -20,11 +20,13 @@ pub struct Verdict {
     pub wrong_value: bool,
     /// A sentence on the slip that makes the value wrong, said whatever the `why`.
     pub slip: Option<String>,
+    /// The submission files whose state left a value it needs unavailable, and why.
+    pub because_of: Option<(Vec<String>, String)>,
 }
 
 impl Verdict {
     pub fn pass() -> Verdict {
-        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None, wrong_value: false, slip: None }
+        Verdict { status: Status::Pass, expected: None, found: None, message: String::new(), line: None, detail: None, wrong_value: false, slip: None, because_of: None }
     }
 
     pub fn fail(message: impl Into<String>) -> Verdict {
@@ -49,7 +51,8 @@ impl Verdict {
             Blame::Grader => (Status::Error, Checks::CouldNotCheck),
             Blame::Skip => (Status::Skip, Checks::Skipped),
         };
-        Verdict { status, message: t!(lead, message = u.message), ..Verdict::pass() }
+        let because_of = (u.blame == Blame::Student && !u.files.is_empty()).then(|| (u.files.clone(), u.message.clone()));
+        Verdict { status, message: t!(lead, message = u.message), because_of, ..Verdict::pass() }
     }
 
     pub fn expected(mut self, v: Value) -> Verdict {

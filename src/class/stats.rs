@@ -268,6 +268,7 @@ pub(super) mod tests {
             hint: None,
             hidden: false,
             file_problem: None,
+            charged_by: None,
         }
     }
 

@@ -27,6 +27,8 @@ pub struct Env<'s> {
     vars: std::cell::OnceCell<Val>,
     /// Whether the value comes (partly) from the submission.
     student: Vec<bool>,
+    /// The submission's files the value is read from (through the variables it reads).
+    files: Vec<Vec<String>>,
 }
 
 /// Why an expression gave no value to use.
@@ -46,6 +48,7 @@ impl<'s> Env<'s> {
             jaq: vec![Val::Null; n],
             vars: std::cell::OnceCell::new(),
             student: vec![false; n],
+            files: vec![Vec::new(); n],
         }
     }
 
@@ -72,6 +75,24 @@ impl<'s> Env<'s> {
         }
     }
 
+    /// The submission file a source's value is read from.
+    pub fn set_file(&mut self, name: &str, file: &str) {
+        if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
+            self.files[i] = vec![file.to_string()];
+        }
+    }
+
+    /// The submission files an expression reads, through the variables it reads.
+    fn files_of(&self, id: ExprId) -> Vec<String> {
+        let mut files: Vec<String> = Vec::new();
+        for f in self.spec.program.deps(id).iter().flat_map(|d| &self.files[*d]) {
+            if !files.contains(f) {
+                files.push(f.clone());
+            }
+        }
+        files
+    }
+
     /// Evaluate the spec's `let`s, in order. A let may be `null` (a value a later
     /// expression tests); only no output or an error leave it without one.
     pub fn derive_lets(&mut self) {
@@ -80,19 +101,22 @@ impl<'s> Env<'s> {
             // A value it reads that is missing keeps its own blame: a let's `blame` is
             // who answers for the let's own missing value.
             let globals = self.spec.globals();
-            let as_null = |d: usize, u: &Unavailable| {
-                (l.skipped_as_null && u.blame == Blame::Skip) || (u.blame != Blame::Student && l.unknown_as_null.contains(&globals[d]))
-            };
+            let as_null = |d: usize, u: &Unavailable| (l.skipped_as_null && u.blame == Blame::Skip) || l.unknown_as_null.contains(&globals[d]);
             let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
                 self.run_reading_as_null(l.expr, as_null)
             } else {
                 self.run(l.expr, Val::Null, None, None)
             };
-            let (value, own) = match outcome {
-                Err(u) => (Err(u), false),
-                Ok(Outcome::Value(v)) => (Ok(v), true),
-                Ok(Outcome::Empty) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
-                Ok(Outcome::Error(e)) => (Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())), true),
+            // No value with a variable read as null: that variable's absence is why.
+            let read_as_null = || {
+                self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| u.blame != Blame::Skip && as_null(*d, u))).max_by_key(|u| u.blame).cloned()
+            };
+            let (value, own) = match (outcome, read_as_null()) {
+                (Err(u), _) => (Err(u), false),
+                (Ok(Outcome::Value(v)), _) => (Ok(v), true),
+                (Ok(Outcome::Empty | Outcome::Error(_)), Some(u)) => (Err(u), false),
+                (Ok(Outcome::Empty), None) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
+                (Ok(Outcome::Error(e)), None) => (Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())), true),
             };
             let value = value.map_err(|mut u| {
                 let to = l.blame.map(|b| match b {
@@ -110,6 +134,10 @@ impl<'s> Env<'s> {
                 u
             });
             self.set_jaq(&l.name.clone(), value, student);
+            let i = self.spec.globals().iter().position(|g| *g == l.name);
+            if let Some(i) = i {
+                self.files[i] = self.files_of(l.expr);
+            }
         }
     }
 
@@ -207,7 +235,8 @@ impl<'s> Env<'s> {
             (NoValue::Absent, None) => t!(Checks::NothingFrom, from = from),
             (NoValue::Error(e), None) => t!(Checks::NothingReadable, from = from, error = e),
         };
-        Unavailable { blame, message }
+        let u = Unavailable::new(blame, message);
+        if blame == Blame::Student { self.files_of(id).iter().fold(u, |u, f| u.of_file(f)) } else { u }
     }
 
     /// A predicate: true only if the expression gives `true`.

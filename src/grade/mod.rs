@@ -2,6 +2,7 @@
 //! (`source`), derive the jq variables (`derive`), decide every check (`check`),
 //! score the steps. Each step's work is done in its own module.
 
+mod charge;
 mod progress;
 
 use crate::check::{self, Cx};
@@ -39,6 +40,7 @@ impl<'s> Grader<'s> {
         let read = self.sources.read(dir);
         let env = self.derive(&read);
         let mut checks = self.check(&env, &read);
+        charge::charged(self.spec, &mut checks);
         let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
         progress::not_started(&mut checks, &steps);
         let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
@@ -84,6 +86,7 @@ impl<'s> Grader<'s> {
                 hint: None,
                 hidden: c.hidden,
                 file_problem: None,
+                charged_by: None,
             })
             .collect();
         let steps = self.score(&checks, |_| Vec::new());
@@ -100,6 +103,9 @@ impl<'s> Grader<'s> {
         for s in &self.spec.sources {
             let (value, from_submission) = self.sources.value(read, s);
             env.set_jaq(&s.name, value, from_submission);
+            if let Some(file) = Sources::file_of(s) {
+                env.set_file(&s.name, file);
+            }
         }
         env.derive_lets();
         env

@@ -27,3 +27,4 @@ pub fn not_started(checks: &mut [CheckResult], steps: &[StepScore]) {
         }
     }
 }
+

@@ -39,6 +39,11 @@ catalog! {
         /// or this run's choice; or not asked, as another check charges the mistake.
         CannotCheck { en: "cannot check: {message}", ko: "확인할 수 없습니다: {message}", zh: "无法检查：{message}" }
         NotGraded { en: "not graded: {message}", ko: "채점하지 않음: {message}", zh: "不计分：{message}" }
+        NotGradedSee {
+            en: "not graded: {message}; {id} (step {step}) charges it",
+            ko: "채점하지 않음: {message}. 이 실수는 {id}({step}단계)에서 감점합니다",
+            zh: "不计分：{message}；此错误已在 {id}（第 {step} 步）扣分",
+        }
         CouldNotCheck { en: "could not check: {message}", ko: "채점기가 확인하지 못했습니다: {message}", zh: "评分程序未能检查：{message}" }
         Skipped { en: "skipped: {message}", ko: "건너뜀: {message}", zh: "已跳过：{message}" }
         NothingToCompare { en: "nothing to compare with ({code})", ko: "비교할 값이 없습니다({code})", zh: "没有可比较的值（{code}）" }

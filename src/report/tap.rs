@@ -94,6 +94,7 @@ mod tests {
             hint: None,
             hidden: false,
             file_problem: None,
+            charged_by: None,
         };
         SubmissionResult {
             lab: "demo".into(),

@@ -16,7 +16,7 @@ pub mod screened;
 pub mod validation;
 
 use crate::envoy::validate;
-use crate::slot::{Slot, Unavailable};
+use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::{Source, SourceKind, Spec};
 use artifacts::Artifact;
 use live::Live;
@@ -87,7 +87,7 @@ impl<'s> Sources<'s> {
             .lab
             .values()
             .filter_map(|slot| match slot {
-                Err(u) if u.blame == crate::slot::Blame::Grader => Some(u.message.clone()),
+                Err(u) if u.blame == Blame::Grader => Some(u.message.clone()),
                 _ => None,
             })
             .collect();
@@ -118,12 +118,23 @@ impl<'s> Sources<'s> {
         let jaq = |slot: Slot| slot.map(|v| crate::jq::convert::to_jaq(&v));
         match &source.kind {
             SourceKind::Lab { .. } => (self.lab[&source.name].clone(), false),
-            SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(Unavailable::student), true),
-            SourceKind::EnvoyValidate { file } => (jaq(read.validations[file].clone()), true),
+            SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(|e| Unavailable::student(e).of_file(file)), true),
+            SourceKind::EnvoyValidate { file } => {
+                let of_file = |u: Unavailable| if u.blame == Blame::Student { u.of_file(file) } else { u };
+                (jaq(read.validations[file].clone().map_err(of_file)), true)
+            }
             SourceKind::EnvoyAdmin { .. } => {
                 let not_this_step = || Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::NotThisStep)));
                 (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(not_this_step)), true)
             }
+        }
+    }
+
+    /// The submission file a source reads, if it reads one.
+    pub fn file_of(source: &Source) -> Option<&str> {
+        match &source.kind {
+            SourceKind::Submission { file, .. } | SourceKind::EnvoyValidate { file } => Some(file),
+            _ => None,
         }
     }
 

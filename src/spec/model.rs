@@ -135,9 +135,10 @@ pub struct LetFull {
     /// are read as null, so it has a value all the same.
     #[serde(default)]
     pub skipped_as_null: bool,
-    /// These variables it reads, when the lab cannot give them (skipped, a lab file the
-    /// grader cannot read, a value the lab's files lack), are read as null: the let takes
-    /// another candidate. Missing through the submission, they still leave it without one.
+    /// These variables it reads, when they have no value (a run's skip, a lab file the
+    /// grader cannot read, a value the lab's files lack, a submission file missing), are
+    /// read as null: the let takes another candidate. If it then has none, it is missing
+    /// for the reason they are.
     #[serde(default)]
     pub unknown_as_null: Vec<String>,
 }
