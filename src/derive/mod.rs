@@ -8,9 +8,7 @@ mod origin;
 
 use crate::lang::{checks::Checks, t};
 use crate::jq::{convert, ExprId, Outcome};
-// `pub` only for code of other branches that still imports these from here (they
-// live in `slot`): to become a plain `use` once those are merged.
-pub use crate::slot::{Blame, Slot, Unavailable};
+use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::model::BlameDef;
 use crate::spec::Spec;
 use jaq_json::Val;

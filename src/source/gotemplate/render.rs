@@ -326,17 +326,14 @@ impl V<'_> {
 
 /// Go's truth: false, 0, nil and empty strings, maps and lists are false.
 fn truth(v: &V) -> Option<bool> {
-    match v.as_deref() {
-        None => None,
-        Some(v) => Some(match v {
-            Value::Null => false,
-            Value::Bool(b) => *b,
-            Value::Number(n) => n.as_f64() != Some(0.0),
-            Value::String(s) => !s.is_empty(),
-            Value::Array(a) => !a.is_empty(),
-            Value::Object(m) => !m.is_empty(),
-        }),
-    }
+    v.as_deref().map(|v| match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+    })
 }
 
 /// `.A.B` of a value: a map's key as written, else a struct field's JSON name.
