@@ -1,7 +1,7 @@
 //! The JSON report, a stable contract:
 //! `{"lab", "submission", "score", "max_score", "steps", "live_source", "timing",
 //! "checks": [{"id", "step", "title", "status", "points", "max_points", "expected",
-//! "found", "message", ...}]}` (the README lists every field).
+//! "found", "message", ...}]}` (docs/reports.md lists every field).
 //! Several submissions make an array of such objects (see `report::write`).
 
 use super::{Audience, View};
