@@ -16,10 +16,19 @@ fn assert_said(g: &Graded, id: &str, words: &[&str]) {
     }
 }
 
+/// The sample with one slip Envoy has nothing to do with, so that a student's report
+/// has an expected value to keep back whatever Envoy did.
+fn slipped() -> Copy {
+    let c = Copy::sample();
+    c.edit("03-mesh.txt", "discovery_address=istiod.istio-system.svc:15012", "discovery_address=pilot:15010");
+    c
+}
+
 /// A student's text and JSON reports of `grade` in `lang` show none of the expected
 /// values an instructor's report of the same run shows.
 fn assert_no_expected_value(grade: impl Fn() -> Grade, lang: &str) {
     let expected = grade().run().expected_of_failing();
+    assert!(expected.iter().any(|e| e.len() >= 5), "the case needs a failing check with an expected value: {expected:?}");
     for format in ["text", "json"] {
         let student = grade().text().args(&["--lang", lang, "--format", format, "--audience", "student"]).run();
         for e in expected.iter().filter(|e| e.len() >= 5) {
@@ -37,7 +46,8 @@ fn header(g: &Graded) -> String {
 /// validations give no verdict, the student's to fix, and no Envoy is launched.
 #[test]
 fn a_validation_out_of_memory_is_said_in_korean_and_chinese() {
-    let grade = || Grade::sample().launch().env("LABCHECK_ENVOY_MEMORY_MIB", "20");
+    let c = slipped();
+    let grade = || c.grade().launch().env("LABCHECK_ENVOY_MEMORY_MIB", "20");
     for (lang, words, typo, live) in [
         (
             "ko",
@@ -70,7 +80,8 @@ fn a_validation_out_of_memory_is_said_in_korean_and_chinese() {
 /// port. The live checks fail for the file, in the student's language.
 #[test]
 fn a_launched_envoy_out_of_memory_is_said_in_korean_and_chinese() {
-    let grade = || Grade::sample().launch().env("LABCHECK_ENVOY_MEMORY_MIB", "48");
+    let c = slipped();
+    let grade = || c.grade().launch().env("LABCHECK_ENVOY_MEMORY_MIB", "48");
     for (lang, words) in [
         ("ko", "Envoy는 bootstrap.yaml 처리에 메모리가 48 MiB 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 48 MiB까지 허용합니다. 이 실습의 부트스트랩에는 훨씬 적게 듭니다"),
         ("zh", "Envoy 处理 bootstrap.yaml 需要超过 48 MiB 内存，这是评分程序为单个 Envoy 设定的上限；本实验的 bootstrap 所需远少于此"),
@@ -88,16 +99,18 @@ fn a_launched_envoy_out_of_memory_is_said_in_korean_and_chinese() {
 /// takes a second: this stands in for one that would), stopped at a 1 s limit.
 #[test]
 fn an_envoy_out_of_cpu_time_is_said_in_korean_and_chinese() {
+    let c = slipped();
     let spinning = Wrapper::with_body("while :; do :; done");
     for (lang, words) in [
         ("ko", "envoy --mode validate가 판정을 내리지 못했습니다: Envoy는 bootstrap.yaml 처리에 CPU 시간이 1초 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 1초까지 허용합니다"),
         ("zh", "envoy --mode validate 没有给出结论：Envoy 处理 bootstrap.yaml 需要超过 1 秒的 CPU 时间，这是评分程序为单个 Envoy 设定的上限"),
     ] {
-        let out = Grade::sample().args(&["--no-live", "--lang", lang]).env("LABCHECK_ENVOY_CPU_SECONDS", "1").command_with(Some(&spinning)).output().unwrap();
-        let g = Graded { envoy_pids: vec![], code: out.status.code(), stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr: String::new(), json: serde_json::from_slice(&out.stdout).ok() };
+        let grade = || c.grade().args(&["--envoy", spinning.path.to_str().unwrap(), "--no-live"]).env("LABCHECK_ENVOY_CPU_SECONDS", "1");
+        let g = grade().args(&["--lang", lang]).run();
         assert_eq!(g.status("bootstrap.validates"), "fail", "{lang}");
         assert_said(&g, "bootstrap.validates", &[words]);
         assert_eq!(g.code, Some(1));
+        assert_no_expected_value(grade, lang);
     }
 }
 
@@ -106,14 +119,16 @@ fn an_envoy_out_of_cpu_time_is_said_in_korean_and_chinese() {
 /// to make it exit at start: here the launch is given an argument it refuses.)
 #[test]
 fn an_envoy_that_exits_at_launch_is_said_in_korean_and_chinese() {
+    let c = slipped();
     let refusing = Wrapper::with_body("case \"$*\" in *--admin-address-path*) exec \"$REAL\" \"$@\" --base-id notanumber;; esac\nexec \"$REAL\" \"$@\"");
     let envoys_words = "Couldn't read argument value from string 'notanumber'";
     for (lang, words) in [("ko", "Envoy가 관리 포트를 열기 전에 종료되었습니다(종료 코드 1): "), ("zh", "Envoy 在打开管理端口之前退出（退出码 1）：")] {
-        let out = Grade::sample().args(&["--launch-envoy", "--lang", lang]).command_with(Some(&refusing)).output().unwrap();
-        let g = Graded { envoy_pids: vec![], code: out.status.code(), stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr: String::new(), json: serde_json::from_slice(&out.stdout).ok() };
+        let grade = || c.grade().args(&["--envoy", refusing.path.to_str().unwrap(), "--launch-envoy"]);
+        let g = grade().args(&["--lang", lang]).run();
         assert_eq!(g.status("bootstrap.validates"), "pass", "{lang}");
         assert_eq!(g.status("node.live"), "fail", "{lang}");
         assert_said(&g, "node.live", &[words, envoys_words]);
+        assert_no_expected_value(grade, lang);
     }
 }
 
@@ -125,19 +140,22 @@ fn an_envoy_not_found_or_not_started_is_said_in_korean_and_chinese() {
     let not_executable = dir.path().join("envoy");
     std::fs::write(&not_executable, "not a program\n").unwrap();
     let not_executable = not_executable.to_str().unwrap();
+    let c = slipped();
     for (lang, missing, cannot_start) in [
         ("ko", "/nonexistent/envoy에서 Envoy를 찾을 수 없습니다(--envoy로 지정한 경로)", format!("Envoy를 시작할 수 없습니다({not_executable}): ")),
         ("zh", "在 /nonexistent/envoy 找不到 Envoy（--envoy 指定的路径）", format!("无法启动 Envoy（{not_executable}）：")),
     ] {
         for (envoy, words) in [("/nonexistent/envoy", missing.to_string()), (not_executable, cannot_start)] {
-            let g = Grade::sample().args(&["--envoy", envoy, "--launch-envoy", "--lang", lang]).run();
+            let grade = || c.grade().args(&["--envoy", envoy, "--launch-envoy"]);
+            let g = grade().args(&["--lang", lang]).run();
             for id in ["bootstrap.validates", "typo.rejected", "node.live"] {
                 assert_eq!(g.status(id), "error", "{lang} {envoy} {id}");
                 assert_said(&g, id, &[&words]);
             }
             assert_eq!(g.code, Some(2));
-            let text = Grade::sample().args(&["--envoy", envoy, "--launch-envoy", "--lang", lang]).text().run();
+            let text = grade().args(&["--lang", lang]).text().run();
             assert!(header(&text).contains(words.trim_end_matches([':', ' ', '：'])), "{lang}: {}", header(&text));
+            assert_no_expected_value(grade, lang);
         }
     }
 }
@@ -146,7 +164,7 @@ fn an_envoy_not_found_or_not_started_is_said_in_korean_and_chinese() {
 /// verdict after it as Envoy printed it.
 #[test]
 fn a_rejected_bootstrap_keeps_envoys_words_in_korean_and_chinese() {
-    let c = Copy::sample();
+    let c = slipped();
     c.write("bootstrap.yaml", c.read("boot-typo.yaml"));
     let envoys_words = "Unknown gRPC client cluster";
     for lang in ["ko", "zh"] {
