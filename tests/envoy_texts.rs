@@ -51,8 +51,8 @@ fn a_validation_out_of_memory_is_said_in_korean_and_chinese() {
     for (lang, words, typo, live) in [
         (
             "ko",
-            "envoy --mode validate가 판정을 내리지 못했습니다: Envoy는 bootstrap.yaml 처리에 메모리가 20 MiB 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 20 MiB까지 허용합니다",
-            "Envoy는 boot-typo.yaml 처리에 메모리가 20 MiB 넘게 필요했습니다",
+            "envoy --mode validate가 판정을 내리지 못했습니다: Envoy는 bootstrap.yaml 처리에 채점기가 Envoy 하나에 허용하는 최대치인 20 MiB보다 많은 메모리가 필요했습니다",
+            "Envoy는 boot-typo.yaml 처리에 채점기가 Envoy 하나에 허용하는 최대치인 20 MiB보다 많은 메모리가 필요했습니다",
             "없음: Envoy를 시작하지 않았습니다(envoy --mode validate가 판정을 내리지 못했습니다)",
         ),
         (
@@ -83,7 +83,7 @@ fn a_launched_envoy_out_of_memory_is_said_in_korean_and_chinese() {
     let c = slipped();
     let grade = || c.grade().launch().env("LABCHECK_ENVOY_MEMORY_MIB", "48");
     for (lang, words) in [
-        ("ko", "Envoy는 bootstrap.yaml 처리에 메모리가 48 MiB 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 48 MiB까지 허용합니다. 이 실습의 부트스트랩에는 훨씬 적게 듭니다"),
+        ("ko", "Envoy는 bootstrap.yaml 처리에 채점기가 Envoy 하나에 허용하는 최대치인 48 MiB보다 많은 메모리가 필요했습니다. 이 실습의 부트스트랩에는 훨씬 적게 듭니다"),
         ("zh", "Envoy 处理 bootstrap.yaml 需要超过 48 MiB 内存，这是评分程序为单个 Envoy 设定的上限；本实验的 bootstrap 所需远少于此"),
     ] {
         let g = grade().args(&["--lang", lang]).run();
@@ -102,7 +102,7 @@ fn an_envoy_out_of_cpu_time_is_said_in_korean_and_chinese() {
     let c = slipped();
     let spinning = Wrapper::with_body("while :; do :; done");
     for (lang, words) in [
-        ("ko", "envoy --mode validate가 판정을 내리지 못했습니다: Envoy는 bootstrap.yaml 처리에 CPU 시간이 1초 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 1초까지 허용합니다"),
+        ("ko", "envoy --mode validate가 판정을 내리지 못했습니다: Envoy는 bootstrap.yaml 처리에 채점기가 Envoy 하나에 허용하는 최대치인 1초보다 많은 CPU 시간이 필요했습니다"),
         ("zh", "envoy --mode validate 没有给出结论：Envoy 处理 bootstrap.yaml 需要超过 1 秒的 CPU 时间，这是评分程序为单个 Envoy 设定的上限"),
     ] {
         let grade = || c.grade().args(&["--envoy", spinning.path.to_str().unwrap(), "--no-live"]).env("LABCHECK_ENVOY_CPU_SECONDS", "1");

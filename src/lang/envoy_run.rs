@@ -8,12 +8,12 @@ catalog! {
     pub enum EnvoyRun {
         OutOfCpu {
             en: "Envoy needed more than {n} s of CPU time for {file}, the most the grader gives an Envoy; a bootstrap for this lab takes a fraction of a second",
-            ko: "Envoy는 {file} 처리에 CPU 시간이 {n}초 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 {n}초까지 허용합니다. 이 실습의 부트스트랩이라면 1초도 걸리지 않습니다",
+            ko: "Envoy는 {file} 처리에 채점기가 Envoy 하나에 허용하는 최대치인 {n}초보다 많은 CPU 시간이 필요했습니다. 이 실습의 부트스트랩이라면 1초도 걸리지 않습니다",
             zh: "Envoy 处理 {file} 需要超过 {n} 秒的 CPU 时间，这是评分程序为单个 Envoy 设定的上限；本实验的 bootstrap 只需不到一秒",
         }
         OutOfMemory {
             en: "Envoy needed more than {n} MiB of memory for {file}, the most the grader gives an Envoy; a bootstrap for this lab needs far less",
-            ko: "Envoy는 {file} 처리에 메모리가 {n} MiB 넘게 필요했습니다. 채점기는 Envoy 하나에 최대 {n} MiB까지 허용합니다. 이 실습의 부트스트랩에는 훨씬 적게 듭니다",
+            ko: "Envoy는 {file} 처리에 채점기가 Envoy 하나에 허용하는 최대치인 {n} MiB보다 많은 메모리가 필요했습니다. 이 실습의 부트스트랩에는 훨씬 적게 듭니다",
             zh: "Envoy 处理 {file} 需要超过 {n} MiB 内存，这是评分程序为单个 Envoy 设定的上限；本实验的 bootstrap 所需远少于此",
         }
         Crashed {
