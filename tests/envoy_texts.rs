@@ -169,7 +169,7 @@ fn a_rejected_bootstrap_keeps_envoys_words_in_korean_and_chinese() {
     let envoys_words = "Unknown gRPC client cluster";
     for lang in ["ko", "zh"] {
         let g = c.grade().args(&["--launch-envoy", "--lang", lang]).run();
-        assert_eq!(g.status("node.live"), "fail", "{lang}");
+        assert_eq!(g.status("node.live"), "skip", "{lang}");
         let m = g.message("node.live");
         assert!(m.contains(envoys_words) && m.contains("bootstrap.yaml"), "{lang}: {m}");
         assert!(!m.contains("Envoy rejects your") && !m.contains("so no Envoy can run it"), "{lang}: English left in {m}");
