@@ -10,6 +10,7 @@ mod cli;
 mod consumers;
 mod envoy_modes;
 mod envoy_safety;
+mod envoy_texts;
 mod envoy_words;
 mod formats;
 mod fuzz;

@@ -10,6 +10,7 @@
 //! The admin's access logs go to /dev/null (`logs.rs`).
 
 use super::closed_port::ClosedPort;
+use super::failure::{Failure, Setup};
 use super::limits::{self, Limits};
 use super::process::{self, Guarded, PrivateDir};
 use serde_json::Value;
@@ -45,33 +46,31 @@ impl Launched {
 
     /// If Envoy exits within `limit` (it may write its admin address and then reject
     /// the bootstrap), how, with the last thing it logged.
-    pub fn exited_within(&mut self, limit: Duration) -> Option<String> {
+    pub fn exited_within(&mut self, limit: Duration) -> Option<Failure> {
         let status = self.child.wait_for(limit)?;
-        Some(exited(&self.child, status, &self.log, &self.name, ""))
+        Some(exited(&self.child, status, &self.log, &self.name, true))
     }
 }
 
-/// How Envoy exited (`when`: " before ..." or nothing), with the last thing it logged;
-/// in words, when it ran out of a limit or crashed. Starts with "Envoy exited" (a
-/// finding on the file) unless Envoy was killed by something the file did not cause.
-fn exited(child: &Guarded, status: ExitStatus, log: &Path, name: &str, when: &str) -> String {
+/// How Envoy exited, with the last thing it logged; in words, when it ran out of a
+/// limit or crashed. `admin_open`: after it opened its admin port.
+fn exited(child: &Guarded, status: ExitStatus, log: &Path, name: &str, admin_open: bool) -> Failure {
     let log = std::fs::read_to_string(log).unwrap_or_default();
     match limits::ended(status, child.cpu(), &log, name, Limits::get()) {
-        Some(end) if end.students => format!("Envoy exited{when}: it {}", end.what),
-        Some(end) => format!("Envoy {}", end.what),
-        None => format!("Envoy exited ({status}){when}: {}", super::said::Said::from_log(&log, false).text()),
+        Some(end) => Failure::Ended { end, validating: false },
+        None => Failure::Exited { code: status.code().unwrap_or_default(), said: super::said::Said::from_log(&log, false).text(), admin_open },
     }
 }
 
-pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String> {
-    let dir = PrivateDir::new().map_err(|e| format!("cannot make a private directory: {e}"))?;
-    let upstream = ClosedPort::new().map_err(|e| format!("cannot hold a closed local port: {e}"))?;
+pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, Failure> {
+    let dir = PrivateDir::new().map_err(Failure::setup(Setup::PrivateDir))?;
+    let upstream = ClosedPort::new().map_err(Failure::setup(Setup::ClosedPort))?;
     std::fs::write(dir.path().join(name), serde_json::to_vec(&super::offline::isolated(&super::logs::to_dev_null(data), upstream.port)).unwrap_or_default())
-        .map_err(|e| format!("cannot write the grader's copy of {name}: {e}"))?;
+        .map_err(Failure::setup(Setup::Copy(name.to_string())))?;
     let addr_file = dir.path().join("admin.address");
     let log_path = dir.path().join("envoy.log");
-    let log = std::fs::File::create(&log_path).map_err(|e| format!("cannot create a log file: {e}"))?;
-    let log2 = log.try_clone().map_err(|e| e.to_string())?;
+    let log = std::fs::File::create(&log_path).map_err(Failure::setup(Setup::LogFile))?;
+    let log2 = log.try_clone().map_err(Failure::setup(Setup::LogFile))?;
 
     let mut cmd = Command::new(envoy);
     cmd.current_dir(dir.path())
@@ -82,7 +81,7 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
         .stdin(Stdio::null())
         .stdout(Stdio::from(log))
         .stderr(Stdio::from(log2));
-    let mut child = process::spawn(cmd).map_err(|e| format!("cannot start Envoy ({}): {e}", crate::display::path(envoy)))?;
+    let mut child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
 
     let start = Instant::now();
     loop {
@@ -91,11 +90,11 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, String
             return Ok(Launched { child, _dir: dir, _upstream: upstream, log: log_path, name: name.to_string(), admin });
         }
         if let Some(status) = child.exited() {
-            return Err(exited(&child, status, &log_path, name, " before its admin port opened"));
+            return Err(exited(&child, status, &log_path, name, false));
         }
         if start.elapsed() > START_TIMEOUT {
             child.stop();
-            return Err(format!("Envoy did not open its admin port within {}s; the grader stopped it", START_TIMEOUT.as_secs()));
+            return Err(Failure::NoAdminPort { seconds: START_TIMEOUT.as_secs() });
         }
         std::thread::sleep(Duration::from_millis(10));
     }

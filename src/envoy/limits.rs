@@ -7,6 +7,7 @@
 //! bootstrap: validating needs 40 MiB of it, a launched Envoy 55 MiB, and 65 MiB at
 //! every weight bound of the screen at once (`weight.rs`); 0.05 to 0.15 s of CPU.
 
+use crate::lang::{envoy_run::EnvoyRun, t};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::OnceLock;
@@ -67,13 +68,34 @@ fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Re
     Ok(())
 }
 
-/// Why an Envoy ended other than by giving a verdict on its file, and whose that is.
+/// Why an Envoy ended other than by giving a verdict on its file; its `Display` is the
+/// sentence, in the run's language, with Envoy as its subject.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ended {
-    /// The file made Envoy run out of a limit, or crash: the student's.
-    pub students: bool,
-    /// What Envoy did, to follow "Envoy " or "Envoy exited: it ".
-    pub what: String,
+pub enum Ended {
+    OutOfCpu { file: String, seconds: u64 },
+    OutOfMemory { file: String, mib: u64 },
+    /// A crash on the file, with what Envoy logged last.
+    Crashed { file: String, signal: String, said: String },
+    /// Killed by something other than the grader: not the file's doing.
+    Killed,
+}
+
+impl Ended {
+    /// The file made Envoy run out of a limit, or crash: the student's to fix.
+    pub fn students(&self) -> bool {
+        !matches!(self, Ended::Killed)
+    }
+}
+
+impl std::fmt::Display for Ended {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&match self {
+            Ended::OutOfCpu { file, seconds } => t!(EnvoyRun::OutOfCpu, n = seconds, file = file),
+            Ended::OutOfMemory { file, mib } => t!(EnvoyRun::OutOfMemory, n = mib, file = file),
+            Ended::Crashed { file, signal, said } => t!(EnvoyRun::Crashed, signal = signal, file = file, said = said),
+            Ended::Killed => t!(EnvoyRun::Killed),
+        })
+    }
 }
 
 /// How the Envoy given `file` ended, if not by exiting with a code: killed by a signal
@@ -81,27 +103,17 @@ pub struct Ended {
 pub fn ended(status: ExitStatus, cpu: Option<Duration>, log: &str, file: &str, limits: Limits) -> Option<Ended> {
     let signal = status.signal()?;
     let out_of_cpu = cpu.is_some_and(|c| c.as_secs() >= limits.cpu_seconds);
-    let student = |what: String| Some(Ended { students: true, what });
+    let file = file.to_string();
     if signal == libc::SIGXCPU || (signal == libc::SIGKILL && out_of_cpu) {
-        return student(format!(
-            "needed more than {} s of CPU time for {file}, the most the grader gives an Envoy; a bootstrap for this lab takes a fraction of a second",
-            limits.cpu_seconds
-        ));
+        return Some(Ended::OutOfCpu { file, seconds: limits.cpu_seconds });
     }
     if signal == libc::SIGKILL {
-        return Some(Ended {
-            students: false,
-            what: "was killed (SIGKILL) by something other than the grader, perhaps the system running out of memory".into(),
-        });
+        return Some(Ended::Killed);
     }
     if ran_out_of_memory(log) {
-        return student(format!(
-            "needed more than {} MiB of memory for {file}, the most the grader gives an Envoy; a bootstrap for this lab needs far less",
-            limits.memory_mib
-        ));
+        return Some(Ended::OutOfMemory { file, mib: limits.memory_mib });
     }
-    let said = super::said::Said::from_log(log, false).text();
-    student(format!("crashed ({}) on {file}: {said}", name(signal)))
+    Some(Ended::Crashed { file, signal: name(signal), said: super::said::Said::from_log(log, false).text() })
 }
 
 /// What Envoy 1.40 logs when memory runs out under RLIMIT_DATA: its allocator's
@@ -143,19 +155,20 @@ mod tests {
     fn running_out_is_the_files_doing() {
         let log = "Unable to allocate 8912904 (new failed)See https://github.com/google/tcmalloc";
         let e = ended(killed(libc::SIGABRT), None, log, "b.yaml", L).unwrap();
-        assert!(e.students && e.what.starts_with("needed more than 256 MiB of memory for b.yaml"), "{e:?}");
+        assert_eq!(e, Ended::OutOfMemory { file: "b.yaml".into(), mib: 256 });
+        assert!(e.students() && e.to_string().starts_with("Envoy needed more than 256 MiB of memory for b.yaml"), "{e}");
         let e = ended(killed(libc::SIGXCPU), None, "", "b.yaml", L).unwrap();
-        assert!(e.students && e.what.starts_with("needed more than 10 s of CPU time for b.yaml"), "{e:?}");
+        assert!(e.students() && e.to_string().starts_with("Envoy needed more than 10 s of CPU time for b.yaml"), "{e}");
         let e = ended(killed(libc::SIGKILL), Some(Duration::from_secs(12)), "", "b.yaml", L).unwrap();
-        assert!(e.students && e.what.contains("CPU"), "{e:?}");
+        assert_eq!(e, Ended::OutOfCpu { file: "b.yaml".into(), seconds: 10 });
         let e = ended(killed(libc::SIGSEGV), None, "", "b.yaml", L).unwrap();
-        assert!(e.students && e.what.starts_with("crashed (SIGSEGV) on b.yaml"), "{e:?}");
+        assert!(e.students() && e.to_string().starts_with("Envoy crashed (SIGSEGV) on b.yaml"), "{e}");
     }
 
     #[test]
     fn a_kill_the_file_did_not_earn_is_the_graders() {
         let e = ended(killed(libc::SIGKILL), Some(Duration::from_millis(50)), "", "b.yaml", L).unwrap();
-        assert!(!e.students, "{e:?}");
+        assert!(!e.students(), "{e:?}");
     }
 
     #[test]

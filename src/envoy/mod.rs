@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod binary;
 pub mod closed_port;
+pub mod failure;
 pub mod fetch;
 pub mod launch;
 pub mod limits;

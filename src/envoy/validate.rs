@@ -6,13 +6,13 @@
 //! differently cannot slip past the screen. In that copy the admin's access logs go to
 //! /dev/null (`logs.rs`) and DNS clusters name 127.0.0.1 (`offline.rs`).
 
+use super::failure::{Failure, Setup};
 use super::limits::{self, Limits};
 use super::process::{self, PrivateDir};
-use crate::slot::Unavailable;
 use super::said::Said;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -43,15 +43,15 @@ impl Validation {
 /// Run a validation of `data` (already screened) as the file `name`. An Envoy that ran
 /// out of its memory or CPU time ([`super::limits`]), or crashed, gives no verdict:
 /// that is the file's doing, the student's; a timeout or a failure to start is the
-/// grader's.
-pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Unavailable> {
-    let dir = PrivateDir::new().map_err(|e| Unavailable::grader(format!("cannot make a private directory: {e}")))?;
+/// grader's ([`Failure::students`]).
+pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Failure> {
+    let dir = PrivateDir::new().map_err(Failure::setup(Setup::PrivateDir))?;
     let config = dir.path().join(name);
     std::fs::write(&config, serde_json::to_vec(&super::offline::without_dns(&super::logs::to_dev_null(data))).unwrap_or_default())
-        .map_err(|e| Unavailable::grader(format!("cannot write the grader's copy of {name}: {e}")))?;
+        .map_err(Failure::setup(Setup::Copy(name.to_string())))?;
     let log_path = dir.path().join("envoy.log");
-    let log = std::fs::File::create(&log_path).map_err(|e| Unavailable::grader(format!("cannot create a log file: {e}")))?;
-    let log2 = log.try_clone().map_err(|e| Unavailable::grader(e.to_string()))?;
+    let log = std::fs::File::create(&log_path).map_err(Failure::setup(Setup::LogFile))?;
+    let log2 = log.try_clone().map_err(Failure::setup(Setup::LogFile))?;
 
     let mut cmd = Command::new(envoy);
     cmd.current_dir(dir.path())
@@ -60,18 +60,16 @@ pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Unavail
         .stdout(Stdio::from(log))
         .stderr(Stdio::from(log2));
     let start = Instant::now();
-    let mut child = process::spawn(cmd)
-        .map_err(|e| Unavailable::grader(format!("cannot start Envoy ({}): {e}", crate::display::path(envoy))))?;
+    let mut child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
     let status = child.wait_for(TIMEOUT);
     let elapsed = start.elapsed();
     child.stop();
     let Some(status) = status else {
-        return Err(Unavailable::grader(format!("envoy --mode validate did not finish within {}s; the grader stopped it", TIMEOUT.as_secs())));
+        return Err(Failure::NoVerdictInTime { seconds: TIMEOUT.as_secs() });
     };
     let output = std::fs::read(&log_path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
     if let Some(end) = limits::ended(status, child.cpu(), &output, name, Limits::get()) {
-        let said = format!("envoy --mode validate gave no verdict: Envoy {}", end.what);
-        return Err(if end.students { Unavailable::student(said) } else { Unavailable::grader(said) });
+        return Err(Failure::Ended { end, validating: true });
     }
     let rc = status.code().unwrap_or_else(|| 128 + std::os::unix::process::ExitStatusExt::signal(&status).unwrap_or(0));
     Ok(Validation { rc, output, elapsed })
@@ -80,23 +78,17 @@ pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Unavail
 /// A file name and the content validated under it.
 type CacheKey = (String, Vec<u8>);
 /// One validation, run by whoever asks first; the others wait for it.
-type Slot = Arc<OnceLock<Result<Validation, Unavailable>>>;
+type Slot = Arc<OnceLock<Result<Validation, Failure>>>;
 
-/// Validations shared by a whole run, keyed by file name and content: a class of
-/// identical bootstraps is validated once.
+/// Validations shared by a whole run (which runs one Envoy), keyed by file name and
+/// content: a class of identical bootstraps is validated once.
 #[derive(Default, Clone)]
 pub struct Cache {
     map: Arc<Mutex<HashMap<CacheKey, Slot>>>,
-    envoy: Option<PathBuf>,
 }
 
 impl Cache {
-    pub fn new(envoy: PathBuf) -> Cache {
-        Cache { map: Arc::default(), envoy: Some(envoy) }
-    }
-
-    pub fn validate(&self, name: &str, data: &Value) -> Result<Validation, Unavailable> {
-        let envoy = self.envoy.as_ref().ok_or_else(|| Unavailable::grader("no Envoy"))?;
+    pub fn validate(&self, envoy: &Path, name: &str, data: &Value) -> Result<Validation, Failure> {
         let key = (name.to_string(), serde_json::to_vec(data).unwrap_or_default());
         let cell = {
             let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());

@@ -13,6 +13,8 @@ pub fn parse(text: &str) -> Result<Value, String> {
     Ok(v)
 }
 
+/// The error in words a student reads. serde_json's recursion limit has no type of its
+/// own (`classify()` calls it syntax): its message is matched to explain it, nothing else.
 fn describe(e: serde_json::Error) -> String {
     let text = e.to_string();
     if text.starts_with("recursion limit exceeded") {

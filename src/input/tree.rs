@@ -17,14 +17,23 @@ use std::fmt;
 pub struct Budget {
     left: Cell<usize>,
     limit: usize,
+    spent: Cell<bool>,
 }
-
-/// Marks the error a spent budget gives, whatever the format wraps around it.
-pub const SPENT: &str = "values, counting each value an alias repeats";
 
 impl Budget {
     pub fn new(limit: usize) -> Budget {
-        Budget { left: Cell::new(limit), limit }
+        Budget { left: Cell::new(limit), limit, spent: Cell::new(false) }
+    }
+
+    /// The most values it allows.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether a reading asked for more than it allows: then the reading's error is
+    /// that, whatever the format wrapped around it.
+    pub fn spent(&self) -> bool {
+        self.spent.get()
     }
 
     /// One more value, or the error that says the budget is spent.
@@ -34,7 +43,10 @@ impl Budget {
                 self.left.set(left);
                 Ok(())
             }
-            None => Err(E::custom(format_args!("more than {} {SPENT}", self.limit))),
+            None => {
+                self.spent.set(true);
+                Err(E::custom(format_args!("more than {} values, counting each value an alias repeats", self.limit)))
+            }
         }
     }
 }

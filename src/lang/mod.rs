@@ -5,6 +5,7 @@
 
 pub mod checks;
 pub mod envoy;
+pub mod envoy_run;
 pub mod files;
 mod join;
 pub mod report;
@@ -204,6 +205,7 @@ mod tests {
         check::<report::Report>();
         check::<checks::Checks>();
         check::<envoy::EnvoyWords>();
+        check::<envoy_run::EnvoyRun>();
         check::<files::Files>();
         check::<run::Run>();
     }

@@ -76,7 +76,7 @@ impl<'s> Sources<'s> {
         } else {
             crate::envoy::binary::locate(opts.envoy.as_deref())
         };
-        let cache = envoy.as_ref().map(|e| validate::Cache::new(e.clone())).unwrap_or_default();
+        let cache = validate::Cache::default();
         let lab = lab::read_all(spec, &params);
         Sources { spec, params, lab, envoy, cache, opts, needs }
     }

@@ -53,9 +53,9 @@ fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&st
 
 fn one(sources: &Sources, artifact: &Artifact) -> Slot {
     let data = sources.envoy_input(artifact)?;
-    sources.envoy_path()?;
-    sources
-        .cache
-        .validate(&artifact.name, &data)
-        .map(|v| v.to_value(&artifact.name))
+    let envoy = sources.envoy_path()?;
+    match sources.cache.validate(envoy, &artifact.name, &data) {
+        Ok(v) => Ok(v.to_value(&artifact.name)),
+        Err(f) => Err(f.unavailable()),
+    }
 }

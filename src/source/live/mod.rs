@@ -166,13 +166,14 @@ impl Cx<'_> {
         };
         let mut running = match launch::launch(envoy, name, &data) {
             Ok(r) => r,
-            // Envoy refusing the student's bootstrap is the student's finding, not ours.
-            Err(e) if e.starts_with("Envoy exited") => return failed(Unavailable::student(e)),
-            Err(e) => return failed(Unavailable::grader(e)),
+            // Envoy refusing the student's bootstrap is the student's finding, not ours:
+            // the failure's kind says whose it is.
+            Err(f) => return failed(f.unavailable()),
         };
         let rec = admin::probe(&running.admin, "launch", &self.ask());
-        // A probe that failed because Envoy rejected the bootstrap after opening its
-        // admin port is the student's finding, said in Envoy's words.
+        // A probe that failed because Envoy rejected the bootstrap (or ran out of a
+        // limit) after opening its admin port is the student's finding, said in
+        // Envoy's words.
         let rejected = if rec.exchanges.iter().any(|e| e.error.is_some()) { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
         running.stop();
         let mut described = fill(&self.texts.launched, &[("file", name), ("admin", &rec.admin)]);
@@ -184,7 +185,7 @@ impl Cx<'_> {
             described = crate::lang::sentences(&described, &why);
         }
         let slot = match rejected {
-            Some(why) => Err(Unavailable::student(why)),
+            Some(f) => Err(f.unavailable()),
             None => admin::view(&rec, &self.ask()).map_err(Unavailable::grader),
         };
         Got { slot, described, recording: Some(rec) }
