@@ -41,9 +41,6 @@ impl Unavailable {
     pub fn student(message: impl Into<String>) -> Self {
         Unavailable::new(Blame::Student, message)
     }
-    pub fn elsewhere(message: impl Into<String>) -> Self {
-        Unavailable::new(Blame::Elsewhere, message)
-    }
     pub fn grader(message: impl Into<String>) -> Self {
         Unavailable::new(Blame::Grader, message)
     }

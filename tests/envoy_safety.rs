@@ -196,7 +196,7 @@ fn a_refused_bootstrap_is_said_once_and_alike_when_probed_and_launched() {
     for id in ["node.live", "ready.body_live"] {
         assert_eq!(probed.status(id), "skip", "{id}");
         assert!(probed.message(id).starts_with("not graded: bootstrap.yaml was not given to Envoy"), "{id}: {}", probed.message(id));
-        assert!(probed.message(id).ends_with("so no Envoy can run it (see bootstrap.validates)"), "{id}: {}", probed.message(id));
+        assert!(probed.message(id).ends_with("so no Envoy can run it; bootstrap.validates (step 4) charges it"), "{id}: {}", probed.message(id));
     }
     // Neither file was given to Envoy: it never started.
     assert!(wrapper.starts().is_empty(), "{:?}", wrapper.starts());

@@ -41,7 +41,7 @@ fn assert_said_well(c: &Copy, reason: &str, launched: bool) {
     for g in [c.grade().launch().run(), c.grade().param("admin_port=1").run()] {
         let m = g.message("node.live");
         assert_eq!(g.status("node.live"), "skip", "{m}");
-        assert!(m.starts_with("not graded: Envoy rejects your bootstrap.yaml, so no Envoy can run it (see bootstrap.validates): ") && m.contains(reason), "{m}");
+        assert!(m.starts_with("not graded: Envoy rejects your bootstrap.yaml, so no Envoy can run it: ") && m.contains(reason), "{m}");
         assert_copy_left_out(&m);
     }
 }

@@ -154,7 +154,7 @@ fn a_bootstrap_too_heavy_for_envoy_is_refused_before_envoy_sees_it() {
     let said = check(&report, "bootstrap.validates")["message"].as_str().unwrap().to_string();
     assert!(said.contains("it has 50001 static clusters, more than the 100 the grader gives Envoy"), "{said}");
     assert_eq!(check(&report, "node.live")["status"], "skip");
-    assert!(check(&report, "node.live")["message"].as_str().unwrap().contains("(see bootstrap.validates)"));
+    assert!(check(&report, "node.live")["message"].as_str().unwrap().contains("bootstrap.validates (step 4) charges it"));
     // Only boot-typo.yaml, which is light, reached Envoy.
     let starts = wrapper.starts();
     assert_eq!(starts.len(), 1, "{starts:?}");

@@ -131,8 +131,9 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
             assert_eq!(check["max_points"], 0, "{id}");
         }
         let m = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap()["message"].as_str().unwrap().to_string();
-        assert!(m.starts_with("not graded: Envoy rejects your bootstrap.yaml, so no Envoy can run it (see bootstrap.validates): "), "{m}");
+        assert!(m.starts_with("not graded: Envoy rejects your bootstrap.yaml, so no Envoy can run it: "), "{m}");
         assert!(m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
+        assert!(m.ends_with(" (step 4) charges it"), "{m}");
         // Neither step 6 nor step 8 is charged for it (boot-typo.yaml, left as it was,
         // differs from this bootstrap.yaml: step 5's).
         let failing: std::collections::BTreeSet<u64> = g["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["step"].as_u64().unwrap()).collect();
@@ -162,7 +163,7 @@ fn a_bootstrap_without_an_admin_address_costs_step_4_alone_in_either_mode() {
         assert_eq!(g.with("fail"), ["bootstrap.admin_port".to_string()].to_vec());
         for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
             assert_eq!(g.status(id), "skip", "{id}");
-            assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy no admin address, so no Envoy running it can be asked anything (see bootstrap.admin_port).");
+            assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy no admin address, so no Envoy running it can be asked anything; bootstrap.admin_port (step 4) charges it");
         }
         assert_eq!(g.report()["max_score"], without_live, "the live checks' points are not in this submission's maximum");
         assert_eq!(g.code, Some(1));
@@ -180,7 +181,7 @@ fn a_bootstrap_that_does_not_parse_leaves_the_live_checks_ungraded_in_either_mod
         for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
             assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
             let m = g.message(id);
-            assert!(m.starts_with("not graded: ") && m.ends_with(", so no Envoy can run it (see bootstrap.exists)"), "{id}: {m}");
+            assert!(m.starts_with("not graded: ") && m.ends_with(", so no Envoy can run it; bootstrap.exists (step 4) charges it"), "{id}: {m}");
         }
         assert!(g.with("pass").iter().all(|id| !id.ends_with("_live") && id != "node.live"), "{:?}", g.with("pass"));
     }
@@ -308,7 +309,7 @@ fn launch_mode_never_runs_a_refused_bootstrap() {
     let node_live = g["checks"].as_array().unwrap().iter().find(|c| c["id"] == "node.live").unwrap();
     assert_eq!(node_live["status"], "skip");
     assert!(node_live["message"].as_str().unwrap().starts_with("not graded: bootstrap.yaml was not given to Envoy"), "{node_live}");
-    assert!(node_live["message"].as_str().unwrap().ends_with("; so no Envoy can run it (see bootstrap.validates)"), "{node_live}");
+    assert!(node_live["message"].as_str().unwrap().ends_with("; so no Envoy can run it; bootstrap.validates (step 4) charges it"), "{node_live}");
     assert!(node_live["message"].as_str().unwrap().contains("`.static_resources.listeners` would have Envoy open ports"), "{node_live}");
     // Envoy never saw bootstrap.yaml: the only start is the validation of boot-typo.yaml.
     let starts = wrapper.starts();

@@ -194,11 +194,11 @@ impl Cx<'_> {
     /// The file, if an Envoy can run it and be asked about it: readable, past the
     /// screen, not rejected by the grader's own validation, with an admin address.
     /// Decided from the file alone, so probe and launch say the same. Each reason is
-    /// the student's, and a step-4 check charges it (the spec's text names it): the live
-    /// checks are not graded (`Elsewhere`), as a value the grader could not get.
+    /// the student's, said to be the file's: where a check of the file fails for it (in
+    /// step 4), the live checks are not graded (`grade::charge`); else they fail for it.
     fn runnable(&self) -> Result<&Value, Unavailable> {
         let name = &self.artifact.name;
-        let not_graded = |text: &str, said: &str| Unavailable::elsewhere(fill(text, &[("file", name), ("said", said)]));
+        let not_graded = |text: &str, said: &str| Unavailable::student(fill(text, &[("file", name), ("said", said)])).of_file(name);
         let data = self.artifact.data().map_err(|e| not_graded(&self.texts.unreadable, &e))?;
         super::screened::screened(self.sources.spec, name, data).map_err(|u| not_graded(&self.texts.refused, &u.message))?;
         match self.validation {
