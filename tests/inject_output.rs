@@ -22,6 +22,11 @@ fn real_output_shapes_get_full_marks() {
     // G: native sidecars and a custom template that only adds mounts: two containers
     // named istio-proxy, the complete one under initContainers.
     graded("g").assert_full_marks();
+    // K: a target injected before with other values (kube-inject strips what its
+    // sidecar.istio.io/status lists and takes the user's istio-proxy fields from
+    // proxy.istio.io/overrides), and a proxyMetadata variable whose empty value the output
+    // leaves out (`- name: X` alone).
+    graded("k").assert_full_marks();
 }
 
 #[test]
@@ -144,7 +149,7 @@ fn without(pair: (&str, &str), drop: &[&str], unreadable: &[&str]) -> Graded {
     g.run()
 }
 
-const FULL_MARK_LABS: [(&str, &str); 7] = [
+const FULL_MARK_LABS: [(&str, &str); 8] = [
     ("sample-answers/lab", "sample-answers/ist2-boot"),
     ("tests/fixtures/lab-b", "tests/fixtures/ist2-boot-b"),
     ("tests/fixtures/lab-c", "tests/fixtures/ist2-boot-c"),
@@ -152,6 +157,7 @@ const FULL_MARK_LABS: [(&str, &str); 7] = [
     ("tests/fixtures/lab-e", "tests/fixtures/ist2-boot-e"),
     ("tests/fixtures/lab-f", "tests/fixtures/ist2-boot-f"),
     ("tests/fixtures/lab-g", "tests/fixtures/ist2-boot-g"),
+    ("tests/fixtures/lab-k", "tests/fixtures/ist2-boot-k"),
 ];
 
 #[test]
