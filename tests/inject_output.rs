@@ -86,6 +86,21 @@ fn a_list_target_is_an_error_with_its_reason() {
     assert_eq!(g.status("bootstrap.validates"), "pass");
 }
 
+#[test]
+fn a_template_without_istio_proxy_is_an_error_never_a_fail() {
+    // The target asks for a template that only adds settings to the application: what
+    // needs istio-proxy cannot be checked, the discovery address in its PROXY_CONFIG too.
+    let g = graded("l");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.proxy", "inject.discovery", "inject.proxy_metadata", "args.role", "env.ca_addr", "identity.ca_mount"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains("adds no istio-proxy container"), "{id}: {}", g.message(id));
+    }
+    assert_eq!(g.status("identity.token_volume"), "error");
+    assert_eq!(g.status("inject.deployment"), "pass");
+    assert_eq!(g.status("bootstrap.validates"), "pass");
+}
+
 /// The sample with inject.yaml changed where kube-inject's output could not be so.
 fn tampered() -> Copy {
     let c = Copy::sample();
