@@ -87,6 +87,16 @@ fn a_list_target_is_an_error_with_its_reason() {
 }
 
 #[test]
+fn a_pod_target_is_an_error_with_its_reason() {
+    let g = graded("m");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.deployment", "args.role", "env.ca_addr", "identity.token_volume"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains("a Pod"), "{}", g.message(id));
+    }
+}
+
+#[test]
 fn a_template_without_istio_proxy_is_an_error_never_a_fail() {
     // The target asks for a template that only adds settings to the application: what
     // needs istio-proxy cannot be checked, the discovery address in its PROXY_CONFIG too.
