@@ -111,6 +111,35 @@ fn a_template_without_istio_proxy_is_an_error_never_a_fail() {
     assert_eq!(g.status("bootstrap.validates"), "pass");
 }
 
+#[test]
+fn a_target_kube_inject_does_not_inject_is_an_error_never_a_fail() {
+    // N: the pod template's sidecar.istio.io/inject annotation says no; kube-inject prints
+    // it as it is.
+    const REASON: &str = "kube-inject does not inject the lab's inject target";
+    let g = graded("n");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.proxy", "inject.status", "inject.role", "inject.discovery", "args.role", "env.ca_addr", "identity.token_volume"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains(REASON), "{id}: {}", g.message(id));
+    }
+    assert_eq!(g.status("bootstrap.validates"), "pass");
+    // The label says it as the annotation does (the label wins over the annotation), and
+    // with the injection policy disabled a target that does not ask is not injected.
+    let grade = |lab: &Copy| Grade::new(fixture("ist2-boot-n")).params(lab.file("params.yaml")).no_envoy().run();
+    let lab = Copy::of(fixture("lab-n"));
+    lab.edit("inject-target.yaml", "      annotations:\n        sidecar.istio.io/inject: \"false\"\n      labels:\n", "      annotations:\n        sidecar.istio.io/inject: \"true\"\n      labels:\n        sidecar.istio.io/inject: \"false\"\n");
+    let g = grade(&lab);
+    assert!(g.with("fail").is_empty() && g.message("inject.role").contains(REASON), "{:?} {}", g.with("fail"), g.message("inject.role"));
+    let lab = Copy::of(fixture("lab-n"));
+    lab.edit("inject-target.yaml", "        sidecar.istio.io/inject: \"false\"\n", "        other.example.com/note: none\n");
+    lab.edit("inject-config.yaml", "policy: enabled", "policy: disabled");
+    let g = grade(&lab);
+    assert!(g.with("fail").is_empty() && g.message("inject.role").contains(REASON), "{:?} {}", g.with("fail"), g.message("inject.role"));
+    // Asked for, it is injected: then the output without istio-proxy is the student's.
+    lab.edit("inject-target.yaml", "        other.example.com/note: none\n", "        sidecar.istio.io/inject: \"yes\"\n");
+    assert_eq!(grade(&lab).status("inject.proxy"), "fail");
+}
+
 /// The sample with inject.yaml changed where kube-inject's output could not be so.
 fn tampered() -> Copy {
     let c = Copy::sample();
