@@ -38,6 +38,9 @@ fn the_lab_target_is_found_by_name_not_by_order() {
     // still reads the mesh config's.
     assert_eq!(g.check("inject.discovery")["expected"], "istiod-blue.istio-system.svc:15012");
     assert_eq!(g.check("mesh.discovery_address")["expected"], "istiod.istio-system.svc:15012");
+    // A pod_name that is the Deployment's own name names it too.
+    let g = Grade::new(fixture("ist2-boot-f")).params(fixture("lab-f/params.yaml")).param("pod_name=orders").no_envoy().run();
+    assert_eq!(g.check("inject.workload_name")["expected"], "orders");
 }
 
 /// The checks that need a part the lab's own injection output lacks are errors for that
