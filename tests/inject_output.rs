@@ -22,6 +22,11 @@ fn real_output_shapes_get_full_marks() {
     // G: native sidecars and a custom template that only adds mounts: two containers
     // named istio-proxy, the complete one under initContainers.
     graded("g").assert_full_marks();
+    // K: a target injected before with other values (kube-inject strips what its
+    // sidecar.istio.io/status lists and takes the user's istio-proxy fields from
+    // proxy.istio.io/overrides), and a proxyMetadata variable whose empty value the output
+    // leaves out (`- name: X` alone).
+    graded("k").assert_full_marks();
 }
 
 #[test]
@@ -33,6 +38,9 @@ fn the_lab_target_is_found_by_name_not_by_order() {
     // still reads the mesh config's.
     assert_eq!(g.check("inject.discovery")["expected"], "istiod-blue.istio-system.svc:15012");
     assert_eq!(g.check("mesh.discovery_address")["expected"], "istiod.istio-system.svc:15012");
+    // A pod_name that is the Deployment's own name names it too.
+    let g = Grade::new(fixture("ist2-boot-f")).params(fixture("lab-f/params.yaml")).param("pod_name=orders").no_envoy().run();
+    assert_eq!(g.check("inject.workload_name")["expected"], "orders");
 }
 
 /// The checks that need a part the lab's own injection output lacks are errors for that
@@ -79,6 +87,60 @@ fn a_list_target_is_an_error_with_its_reason() {
     assert!(g.message("inject.deployment").contains("kind: List"), "{}", g.message("inject.deployment"));
     assert!(g.message("args.role").contains("kind: List"), "{}", g.message("args.role"));
     assert_eq!(g.status("bootstrap.validates"), "pass");
+}
+
+#[test]
+fn a_pod_target_is_an_error_with_its_reason() {
+    let g = graded("m");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.deployment", "args.role", "env.ca_addr", "identity.token_volume"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains("a Pod"), "{}", g.message(id));
+    }
+}
+
+#[test]
+fn a_template_without_istio_proxy_is_an_error_never_a_fail() {
+    // The target asks for a template that only adds settings to the application: what
+    // needs istio-proxy cannot be checked, the discovery address in its PROXY_CONFIG too.
+    let g = graded("l");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.proxy", "inject.discovery", "inject.proxy_metadata", "args.role", "env.ca_addr", "identity.ca_mount"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains("adds no istio-proxy container"), "{id}: {}", g.message(id));
+    }
+    assert_eq!(g.status("identity.token_volume"), "error");
+    assert_eq!(g.status("inject.deployment"), "pass");
+    assert_eq!(g.status("bootstrap.validates"), "pass");
+}
+
+#[test]
+fn a_target_kube_inject_does_not_inject_is_an_error_never_a_fail() {
+    // N: the pod template's sidecar.istio.io/inject annotation says no; kube-inject prints
+    // it as it is.
+    const REASON: &str = "kube-inject does not inject the lab's inject target";
+    let g = graded("n");
+    assert!(g.with("fail").is_empty(), "failed: {:?}", g.with("fail"));
+    for id in ["inject.proxy", "inject.status", "inject.role", "inject.discovery", "args.role", "env.ca_addr", "identity.token_volume"] {
+        assert_eq!(g.status(id), "error", "{id}");
+        assert!(g.message(id).contains(REASON), "{id}: {}", g.message(id));
+    }
+    assert_eq!(g.status("bootstrap.validates"), "pass");
+    // The label says it as the annotation does (the label wins over the annotation), and
+    // with the injection policy disabled a target that does not ask is not injected.
+    let grade = |lab: &Copy| Grade::new(fixture("ist2-boot-n")).params(lab.file("params.yaml")).no_envoy().run();
+    let lab = Copy::of(fixture("lab-n"));
+    lab.edit("inject-target.yaml", "      annotations:\n        sidecar.istio.io/inject: \"false\"\n      labels:\n", "      annotations:\n        sidecar.istio.io/inject: \"true\"\n      labels:\n        sidecar.istio.io/inject: \"false\"\n");
+    let g = grade(&lab);
+    assert!(g.with("fail").is_empty() && g.message("inject.role").contains(REASON), "{:?} {}", g.with("fail"), g.message("inject.role"));
+    let lab = Copy::of(fixture("lab-n"));
+    lab.edit("inject-target.yaml", "        sidecar.istio.io/inject: \"false\"\n", "        other.example.com/note: none\n");
+    lab.edit("inject-config.yaml", "policy: enabled", "policy: disabled");
+    let g = grade(&lab);
+    assert!(g.with("fail").is_empty() && g.message("inject.role").contains(REASON), "{:?} {}", g.with("fail"), g.message("inject.role"));
+    // Asked for, it is injected: then the output without istio-proxy is the student's.
+    lab.edit("inject-target.yaml", "        other.example.com/note: none\n", "        sidecar.istio.io/inject: \"yes\"\n");
+    assert_eq!(grade(&lab).status("inject.proxy"), "fail");
 }
 
 /// The sample with inject.yaml changed where kube-inject's output could not be so.
@@ -144,7 +206,7 @@ fn without(pair: (&str, &str), drop: &[&str], unreadable: &[&str]) -> Graded {
     g.run()
 }
 
-const FULL_MARK_LABS: [(&str, &str); 7] = [
+const FULL_MARK_LABS: [(&str, &str); 8] = [
     ("sample-answers/lab", "sample-answers/ist2-boot"),
     ("tests/fixtures/lab-b", "tests/fixtures/ist2-boot-b"),
     ("tests/fixtures/lab-c", "tests/fixtures/ist2-boot-c"),
@@ -152,6 +214,7 @@ const FULL_MARK_LABS: [(&str, &str); 7] = [
     ("tests/fixtures/lab-e", "tests/fixtures/ist2-boot-e"),
     ("tests/fixtures/lab-f", "tests/fixtures/ist2-boot-f"),
     ("tests/fixtures/lab-g", "tests/fixtures/ist2-boot-g"),
+    ("tests/fixtures/lab-k", "tests/fixtures/ist2-boot-k"),
 ];
 
 #[test]
