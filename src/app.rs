@@ -72,7 +72,7 @@ fn spec(args: SpecArgs) -> u8 {
     if args.print {
         return match spec_text(&args.source) {
             Ok((text, _)) => {
-                print!("{text}");
+                out(&text);
                 exit::PASSED
             }
             Err(e) => fail(e),
@@ -82,24 +82,24 @@ fn spec(args: SpecArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    println!("{}: {} ({} checks in {} steps)", spec.lab, spec.title, spec.checks.len(), spec.steps.len());
-    println!("params:");
+    let mut text = format!("{}: {} ({} checks in {} steps)\nparams:\n", spec.lab, spec.title, spec.checks.len(), spec.steps.len());
     for p in &spec.params {
         let d = p.default.as_deref().unwrap_or("(none)");
-        println!("  {:<14} default {d}{}  {}", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
+        text += &format!("  {:<14} default {d}{}  {}\n", p.name, if p.optional { " (optional)" } else { "" }, p.doc);
     }
-    println!("submission files: {}", spec.files().join(", "));
-    let complete = translations(&mut spec, &args.source);
+    text += &format!("submission files: {}\n", spec.files().join(", "));
+    let complete = translations(&mut spec, &args.source, &mut text);
+    out(&text);
     // The spec grades, the texts missing in English: not the spec's error (2).
     if complete { exit::PASSED } else { exit::FAILED }
 }
 
 /// Each translation the spec names, and what it lacks (`translate::gaps`); whether
 /// none lacks anything.
-fn translations(spec: &mut Spec, source: &SpecSource) -> bool {
+fn translations(spec: &mut Spec, source: &SpecSource, text: &mut String) -> bool {
     let mut complete = true;
     if !spec.translations.is_empty() {
-        println!("translations:");
+        text.push_str("translations:\n");
     }
     for (code, file) in spec.translations.clone() {
         let gaps = match Lang::from_code(&code).map(|l| translate::read(spec, l, spec_dir(source).as_deref())) {
@@ -109,11 +109,17 @@ fn translations(spec: &mut Spec, source: &SpecSource) -> bool {
         };
         complete &= gaps.is_empty();
         match gaps.len() {
-            0 => println!("  {code:<14} {file}: every text"),
-            n => println!("  {code:<14} {file}: {n} gap(s)\n{}", gaps.iter().map(|g| format!("    {}", safe_lines(g))).collect::<Vec<_>>().join("\n")),
+            0 => *text += &format!("  {code:<14} {file}: every text\n"),
+            n => *text += &format!("  {code:<14} {file}: {n} gap(s)\n{}\n", gaps.iter().map(|g| format!("    {}", safe_lines(g))).collect::<Vec<_>>().join("\n")),
         }
     }
     complete
+}
+
+/// Text on stdout; a reader that stops early (`| head`) is no error of ours.
+fn out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn grade(args: GradeArgs) -> u8 {

@@ -198,3 +198,21 @@ fn a_spec_that_is_no_regular_file_or_too_large_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the spec"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A reader that stops early (`labcheck spec --print | head -1`) is no error: the
+/// process ends quietly, exit 0, with no panic on stderr.
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    for args in [&["spec", "--print"][..], &["spec"]] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("labcheck"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
