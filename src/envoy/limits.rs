@@ -76,6 +76,9 @@ pub enum Ended {
     OutOfMemory { file: String, mib: u64 },
     /// A crash on the file, with what Envoy logged last.
     Crashed { file: String, signal: String, said: String },
+    /// A crash before Envoy logged a word: nothing says the file is why (a memory limit
+    /// set too low for Envoy to start ends so), so it is the grader's to look at.
+    CrashedSilently { file: String, signal: String },
     /// Killed by something other than the grader: not the file's doing.
     Killed,
 }
@@ -83,7 +86,7 @@ pub enum Ended {
 impl Ended {
     /// The file made Envoy run out of a limit, or crash: the student's to fix.
     pub fn students(&self) -> bool {
-        !matches!(self, Ended::Killed)
+        !matches!(self, Ended::Killed | Ended::CrashedSilently { .. })
     }
 }
 
@@ -93,6 +96,7 @@ impl std::fmt::Display for Ended {
             Ended::OutOfCpu { file, seconds } => t!(EnvoyRun::OutOfCpu, n = seconds, file = file),
             Ended::OutOfMemory { file, mib } => t!(EnvoyRun::OutOfMemory, n = mib, file = file),
             Ended::Crashed { file, signal, said } => t!(EnvoyRun::Crashed, signal = signal, file = file, said = said),
+            Ended::CrashedSilently { file, signal } => t!(EnvoyRun::CrashedSilently, signal = signal, file = file),
             Ended::Killed => t!(EnvoyRun::Killed),
         })
     }
@@ -113,7 +117,11 @@ pub fn ended(status: ExitStatus, cpu: Option<Duration>, log: &str, file: &str, l
     if ran_out_of_memory(log) {
         return Some(Ended::OutOfMemory { file, mib: limits.memory_mib });
     }
-    Some(Ended::Crashed { file, signal: name(signal), said: super::said::Said::from_log(log, false).text() })
+    let said = super::said::Said::from_log(log, false).text();
+    if said.trim().is_empty() {
+        return Some(Ended::CrashedSilently { file, signal: name(signal) });
+    }
+    Some(Ended::Crashed { file, signal: name(signal), said })
 }
 
 /// What Envoy 1.40 logs when memory runs out under RLIMIT_DATA: its allocator's
@@ -161,8 +169,16 @@ mod tests {
         assert!(e.students() && e.to_string().starts_with("Envoy needed more than 10 s of CPU time for b.yaml"), "{e}");
         let e = ended(killed(libc::SIGKILL), Some(Duration::from_secs(12)), "", "b.yaml", L).unwrap();
         assert_eq!(e, Ended::OutOfCpu { file: "b.yaml".into(), seconds: 10 });
+        let e = ended(killed(libc::SIGSEGV), None, "[critical] caught Segmentation fault", "b.yaml", L).unwrap();
+        assert!(e.students() && e.to_string().starts_with("Envoy crashed (SIGSEGV) on b.yaml: "), "{e}");
+    }
+
+    #[test]
+    fn a_crash_before_envoy_logs_a_word_is_not_the_files() {
+        // As with a memory limit too low for Envoy to start at all.
         let e = ended(killed(libc::SIGSEGV), None, "", "b.yaml", L).unwrap();
-        assert!(e.students() && e.to_string().starts_with("Envoy crashed (SIGSEGV) on b.yaml"), "{e}");
+        assert_eq!(e, Ended::CrashedSilently { file: "b.yaml".into(), signal: "SIGSEGV".into() });
+        assert!(!e.students() && e.to_string().contains("LABCHECK_ENVOY_MEMORY_MIB"), "{e}");
     }
 
     #[test]

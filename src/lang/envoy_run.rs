@@ -21,6 +21,11 @@ catalog! {
             ko: "Envoy가 {file} 처리 중 비정상 종료되었습니다({signal}): {said}",
             zh: "Envoy 处理 {file} 时崩溃（{signal}）：{said}",
         }
+        CrashedSilently {
+            en: "Envoy crashed ({signal}) before it logged anything about {file}; a memory limit too low for Envoy to start ends so (LABCHECK_ENVOY_MEMORY_MIB)",
+            ko: "Envoy가 {file}에 대해 아무것도 기록하기 전에 비정상 종료되었습니다({signal}). Envoy가 시작하기에 너무 낮은 메모리 제한(LABCHECK_ENVOY_MEMORY_MIB)이면 이렇게 끝납니다",
+            zh: "Envoy 在记录任何关于 {file} 的内容之前就崩溃了（{signal}）；内存上限过低、Envoy 无法启动时就会这样（LABCHECK_ENVOY_MEMORY_MIB）",
+        }
         Killed {
             en: "Envoy was killed (SIGKILL) by something other than the grader, perhaps the system running out of memory",
             ko: "채점기가 아닌 다른 무언가가 Envoy를 강제 종료했습니다(SIGKILL). 시스템 메모리가 부족했을 수 있습니다",
