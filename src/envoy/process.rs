@@ -287,3 +287,27 @@ impl Drop for Guarded {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Guarded {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]).stdin(std::process::Stdio::null());
+        spawn(cmd).expect("sh starts")
+    }
+
+    /// A child that exits is seen to, with its status; one that does not is given up on
+    /// at the limit, and stopping it reaps it.
+    #[test]
+    fn a_wait_ends_with_the_exit_or_at_the_limit() {
+        let mut quick = sh("exit 3");
+        assert_eq!(quick.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(3));
+        let mut slow = sh("sleep 30");
+        assert_eq!(slow.wait_for(Duration::from_millis(50)), None);
+        slow.stop();
+        assert!(slow.exited().is_some(), "stopped and reaped");
+        assert!(!children().contains(&slow.pid()));
+    }
+}
