@@ -9,6 +9,7 @@
 //! kernel may since have given to another process is never signalled.
 
 use std::fs::Permissions;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
@@ -133,6 +134,9 @@ pub struct Guarded {
     done: Option<ExitStatus>,
     /// The CPU time it used, known once it is reaped.
     cpu: Option<Duration>,
+    /// Readable once the child exits (pidfd_open(2)), so a wait ends when it does, not
+    /// at the next look; `None` on a kernel without pidfds, where waiting polls.
+    exit_fd: Option<OwnedFd>,
 }
 
 /// Start `cmd` as a tracked child in its own process group, within the run's
@@ -154,7 +158,17 @@ pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
     let pid = child.id();
     reg.push(pid);
     drop(reg);
-    Ok(Guarded { child, pid, done: None, cpu: None })
+    // Opened while the child is ours and unreaped: the PID cannot name another process.
+    let exit_fd = pidfd(pid);
+    Ok(Guarded { child, pid, done: None, cpu: None, exit_fd })
+}
+
+/// A pidfd of our unreaped child `pid`.
+fn pidfd(pid: u32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open(2) takes a PID and flags and returns a new descriptor we own.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+    // SAFETY: a non-negative result is an open descriptor that nothing else owns.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
 }
 
 impl Guarded {
@@ -222,7 +236,8 @@ impl Guarded {
         }
     }
 
-    /// Wait up to `limit` for the child to exit by itself.
+    /// Wait up to `limit` for the child to exit by itself: woken by its exit through
+    /// its pidfd, else looking at growing intervals.
     pub fn wait_for(&mut self, limit: Duration) -> Option<ExitStatus> {
         let start = Instant::now();
         let mut pause = Duration::from_millis(1);
@@ -230,11 +245,14 @@ impl Guarded {
             if let Some(s) = self.exited() {
                 return Some(s);
             }
-            if start.elapsed() >= limit {
+            let left = limit.saturating_sub(start.elapsed());
+            if left.is_zero() {
                 return None;
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(20));
+            if !self.exit_fd.as_ref().is_some_and(|fd| waited(fd, left)) {
+                std::thread::sleep(pause.min(left));
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
         }
     }
 
@@ -254,8 +272,42 @@ impl Guarded {
     }
 }
 
+/// Wait until the pidfd `fd` is readable (the child exited) or `limit` has passed;
+/// false when poll(2) failed, and the caller waits its own way.
+fn waited(fd: &OwnedFd, limit: Duration) -> bool {
+    let mut p = libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    // Rounded up, so a wait never ends just short of the limit and spins.
+    let ms = limit.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+    // SAFETY: poll(2) on one pollfd we own, for at most `ms` milliseconds.
+    unsafe { libc::poll(&mut p, 1, ms) >= 0 }
+}
+
 impl Drop for Guarded {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Guarded {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]).stdin(std::process::Stdio::null());
+        spawn(cmd).expect("sh starts")
+    }
+
+    /// A child that exits is seen to, with its status; one that does not is given up on
+    /// at the limit, and stopping it reaps it.
+    #[test]
+    fn a_wait_ends_with_the_exit_or_at_the_limit() {
+        let mut quick = sh("exit 3");
+        assert_eq!(quick.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(3));
+        let mut slow = sh("sleep 30");
+        assert_eq!(slow.wait_for(Duration::from_millis(50)), None);
+        slow.stop();
+        assert!(slow.exited().is_some(), "stopped and reaped");
+        assert!(!children().contains(&slow.pid()));
     }
 }

@@ -42,7 +42,18 @@ impl Exprs {
 }
 
 pub(super) fn compile(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
-    let file: SpecFile = crate::input::yaml::from_str(text).map_err(|e| {
+    compile_read(text, name, crate::input::yaml::from_str)
+}
+
+/// The built-in spec: its YAML read without the bounds a spec file is read within.
+/// They guard against a hostile file, and cost this one, the grader's own text, two
+/// milliseconds a run (a test checks that it keeps within them).
+pub(super) fn compile_builtin(text: &str, name: &str) -> Result<Spec, Vec<SpecError>> {
+    compile_read(text, name, |t| serde_yaml::from_str(t))
+}
+
+fn compile_read(text: &str, name: &str, read: fn(&str) -> Result<SpecFile, serde_yaml::Error>) -> Result<Spec, Vec<SpecError>> {
+    let file: SpecFile = read(text).map_err(|e| {
         let pos = e.location().map(|l| Pos { line: l.line(), col: l.column() });
         let message = strip_location(&e.to_string());
         vec![SpecError { file: name.to_string(), pos, message }]

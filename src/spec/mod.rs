@@ -123,7 +123,7 @@ impl Spec {
 
     /// The built-in spec.
     pub fn builtin() -> Result<Spec, Vec<SpecError>> {
-        Spec::load(DEFAULT_SPEC, DEFAULT_SPEC_NAME)
+        compile::compile_builtin(DEFAULT_SPEC, DEFAULT_SPEC_NAME)
     }
 
     pub fn param(&self, name: &str) -> Option<usize> {
@@ -191,6 +191,15 @@ mod tests {
     fn the_builtin_spec_loads() {
         let spec = super::Spec::builtin();
         assert!(spec.is_ok(), "{}", spec.err().unwrap()[0]);
+    }
+
+    /// The built-in spec is read without the bounds on a spec file's YAML: it must
+    /// keep within them all the same.
+    #[test]
+    fn the_builtin_spec_keeps_within_a_spec_files_bounds() {
+        let read = crate::input::yaml::from_str::<serde_yaml::Value>(super::DEFAULT_SPEC);
+        assert!(read.is_ok(), "{}", read.err().unwrap());
+        assert!(super::Spec::load(super::DEFAULT_SPEC, super::DEFAULT_SPEC_NAME).is_ok());
     }
 
     /// A spec made of the built-in's expressions, one of them now reading a variable
