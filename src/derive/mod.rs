@@ -10,7 +10,11 @@ use crate::lang::{checks::Checks, t};
 use crate::jq::{convert, ExprId, Outcome};
 use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::model::BlameDef;
-use crate::spec::Spec;
+use crate::spec::{SourceKind, Spec};
+
+/// A run's own lets (see [`Env::run_lets`]): by let, its value or why it has none, for
+/// those that read nothing of a submission; `None` for the others.
+pub type RunLets = Vec<Option<Result<Val, Unavailable>>>;
 use jaq_json::Val;
 use serde_json::Value;
 
@@ -91,10 +95,49 @@ impl<'s> Env<'s> {
         files
     }
 
-    /// Evaluate the spec's `let`s, in order. A let may be `null` (a value a later
-    /// expression tests); only no output or an error leave it without one.
-    pub fn derive_lets(&mut self) {
+    /// Evaluate the spec's `let`s, in order, but those `known` has (a run's own, see
+    /// [`Env::run_lets`]). A let may be `null` (a value a later expression tests); only
+    /// no output or an error leave it without one.
+    pub fn derive_lets(&mut self, known: &RunLets) {
+        for (k, l) in self.spec.lets.iter().enumerate() {
+            match known.get(k) {
+                Some(Some(v)) => self.set_jaq(&l.name, v.clone(), false),
+                _ => self.derive_let(l),
+            }
+        }
+    }
+
+    /// The lets that read nothing of a submission (only params, lab files and such lets),
+    /// evaluated once for a run, on an `Env` that holds the params and lab sources: the
+    /// same for every submission, so no submission evaluates them again.
+    pub fn run_lets(mut self) -> RunLets {
+        let globals = self.spec.globals();
+        let mut of_run: Vec<bool> = globals
+            .iter()
+            .map(|g| self.spec.params.iter().any(|p| p.name == *g) || self.spec.sources.iter().any(|s| s.name == *g && matches!(s.kind, SourceKind::Lab { .. })))
+            .collect();
+        let mut known = Vec::with_capacity(self.spec.lets.len());
         for l in &self.spec.lets {
+            let Some(i) = globals.iter().position(|g| *g == l.name) else {
+                known.push(None);
+                continue;
+            };
+            if self.spec.program.deps(l.expr).iter().all(|d| of_run[*d]) {
+                self.derive_let(l);
+                of_run[i] = true;
+                known.push(Some(match &self.missing[i] {
+                    Some(u) => Err(u.clone()),
+                    None => Ok(self.jaq[i].clone()),
+                }));
+            } else {
+                known.push(None);
+            }
+        }
+        known
+    }
+
+    fn derive_let(&mut self, l: &crate::spec::Let) {
+        {
             let student = self.uses_submission(l.expr);
             // A value it reads that is missing keeps its own blame: a let's `blame` is
             // who answers for the let's own missing value.

@@ -6,7 +6,7 @@ mod charge;
 mod progress;
 
 use crate::check::{self, Cx};
-use crate::derive::Env;
+use crate::derive::{Env, RunLets};
 use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
@@ -21,12 +21,28 @@ pub struct Grader<'s> {
     sources: Sources<'s>,
     /// The steps graded (`--step`); `None` is every step.
     steps: Option<BTreeSet<u32>>,
+    /// The lets that read only params and lab files, evaluated once for the run.
+    run_lets: RunLets,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
         let steps = opts.steps.clone();
-        Grader { spec, sources: Sources::new(spec, params, opts), steps }
+        let sources = Sources::new(spec, params, opts);
+        let mut env = Env::new(spec);
+        Self::set_run_values(spec, &sources, &mut env);
+        let run_lets = env.run_lets();
+        Grader { spec, sources, steps, run_lets }
+    }
+
+    /// The params and lab files: the values every submission of the run shares.
+    fn set_run_values(spec: &Spec, sources: &Sources, env: &mut Env) {
+        for (i, p) in spec.params.iter().enumerate() {
+            env.set(&p.name, sources.param(i), false);
+        }
+        for s in spec.sources.iter().filter(|s| matches!(s.kind, crate::spec::SourceKind::Lab { .. })) {
+            env.set_jaq(&s.name, sources.lab_value(s), false);
+        }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
@@ -97,17 +113,15 @@ impl<'s> Grader<'s> {
     /// `let`s, which may read any of them.
     fn derive(&self, read: &Read) -> Env<'s> {
         let mut env = Env::new(self.spec);
-        for (i, p) in self.spec.params.iter().enumerate() {
-            env.set(&p.name, self.sources.param(i), false);
-        }
-        for s in &self.spec.sources {
+        Self::set_run_values(self.spec, &self.sources, &mut env);
+        for s in self.spec.sources.iter().filter(|s| !matches!(s.kind, crate::spec::SourceKind::Lab { .. })) {
             let (value, from_submission) = self.sources.value(read, s);
             env.set_jaq(&s.name, value, from_submission);
             if let Some(file) = Sources::file_of(s) {
                 env.set_file(&s.name, file);
             }
         }
-        env.derive_lets();
+        env.derive_lets(&self.run_lets);
         env
     }
 

@@ -111,6 +111,11 @@ impl<'s> Sources<'s> {
         Read { artifacts, validations, live, envoy_time }
     }
 
+    /// A lab source's value (read once a run), in jaq's form.
+    pub fn lab_value(&self, source: &Source) -> Result<jaq_json::Val, Unavailable> {
+        self.lab[&source.name].clone()
+    }
+
     /// The value of the jq variable a source names, for the submission `read`, in jaq's
     /// form; and whether it comes from the submission (what is derived from it is then
     /// the student's to answer for).
