@@ -34,9 +34,11 @@ With several submissions the code is the most serious one.
 
 Environment:
   LC_ALL, LC_MESSAGES, LANG  the language without --lang (ko_KR.UTF-8: Korean, zh_*: Chinese)
-  NO_COLOR          no colour with --color auto
-  CI                no progress bar (unless empty, 0 or false)
+  NO_COLOR, TERM=dumb  no colour with --color auto
+  CI                no progress bar (unless empty, 0, false, no or off)
   GITHUB_STEP_SUMMARY  with --format github, a Markdown summary is appended to this file
+  LABCHECK_ENVOY_MEMORY_MIB, LABCHECK_ENVOY_CPU_SECONDS  the limits of each Envoy the
+                    grader starts (default 256 MiB, 10 s of CPU time)
   LABCHECK_TIMINGS  1 (anything but 0 or empty): how long each stage took, on stderr";
 
 #[derive(Args, Debug)]
