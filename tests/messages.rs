@@ -76,7 +76,7 @@ fn edited_says(file: &str, from: &str, to: &str, id: &str, parts: &[&str]) {
 #[test]
 fn a_wrong_value_is_said_against_what_it_is_compared_with() {
     edited_says("01-args.txt", "role=sidecar", "role=router", "args.role", &["role= is not the second argument of istio-proxy in your inject.yaml"]);
-    edited_says("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE", "report.ready_body", &["nor ready_body= in your 06-ready.txt"]);
+    edited_says("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE", "report.ready_body", &["matches neither ready_body= in your 06-ready.txt"]);
     edited_says("06-ready.txt", "ready_code=503", "ready_code=HTTP 503", "ready.code_form", &["not a three-digit HTTP status code"]);
 }
 

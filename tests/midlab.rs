@@ -208,10 +208,15 @@ fn slips_in_key_value_lines_are_named() {
     let role = g.message("args.role");
     assert!(role.contains("the text after the value, `# the 2nd arg`, is part of the value"), "{role}");
     let same = g.message("mesh.ca_addr_same");
-    assert!(same.ends_with("; the answer is the word yes or the word no."), "{same}");
+    // Said alone: `true` is no wrong answer, only not an answer.
+    assert_eq!(same, "the answer is the word yes or the word no", "{same}");
     c.edit("03-mesh.txt", "ca_addr_same=true", "ca_addr_same=Yes");
     let same = c.grade().no_envoy().run().message("mesh.ca_addr_same");
-    assert!(same.contains("differs only in upper and lower case, and case matters here") && same.ends_with("; yes and no are written in lower case."), "{same}");
+    // Neither "wrong answer" nor "differs only in case", which would give the answer
+    // away, whatever it is.
+    assert_eq!(same, "yes and no are written in lower case", "{same}");
+    c.edit("03-mesh.txt", "ca_addr_same=Yes", "ca_addr_same=No");
+    assert_eq!(c.grade().no_envoy().run().message("mesh.ca_addr_same"), "yes and no are written in lower case");
     assert!(!same.contains("the file it comes from"), "no file holds yes or no: {same}");
     // In Korean and Chinese too.
     for (lang, words) in [("ko", "철자가 틀린 것 같습니다"), ("zh", "看起来是拼写错误")] {
@@ -236,4 +241,18 @@ fn the_live_header_says_why_there_were_no_live_values() {
     assert_eq!(header(g), "live values from: none: no Envoy was launched (Envoy not found at /nonexistent/envoy (from --envoy))");
     let g = Grade::sample().launch().text().args(&["--lang", "zh"]).run();
     assert!(g.stdout.contains("运行中 Envoy 的值：评分程序用 bootstrap.yaml 启动的 Envoy"), "{}", g.stdout);
+}
+
+/// A student who has not started step 6 and runs no Envoy yet: its checks fail for
+/// the missing files (exit 1), not "could not be checked" for the Envoy nobody runs.
+#[test]
+fn a_step_not_started_fails_even_where_no_envoy_answers() {
+    let c = Copy::sample();
+    c.remove("06-ready.txt").remove("06-node.json");
+    let g = c.grade().param(&format!("admin_port={}", free_port())).run();
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
+        assert_eq!(g.status(id), "fail", "{id}: {}", g.message(id));
+    }
+    assert!(g.with("error").is_empty(), "{:?}", g.with("error"));
+    assert_eq!(g.code, Some(1));
 }

@@ -92,19 +92,26 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(u) = check.kind.skipped(cx) {
         return dress(check, Verdict::unavailable(u));
     }
-    // A value the grader cannot derive is its trouble whatever the file holds: a student
-    // is not failed for a line the lab gave them no way to write.
-    if let Some(u) = check.kind.needs().into_iter().find_map(|id| cx.env.grader_missing(id)) {
-        return dress(check, Verdict::unavailable(u));
-    }
     // Every check of a file that is missing (or saved under a near name) or cannot be
-    // read as text fails for that, said in one sentence, whatever its kind.
+    // read as text fails for that, said in one sentence, whatever its kind and whatever
+    // the grader could derive: the student has that file to write first.
     if let Err(said) = cx.artifact.text() {
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
         return r;
     }
+    // A value the grader cannot derive is its trouble whatever the file holds: a student
+    // is not failed for a line the lab gave them no way to write.
+    if let Some(u) = check.kind.needs().into_iter().find_map(|id| cx.env.grader_missing(id)) {
+        return dress(check, Verdict::unavailable(u));
+    }
     let mut v = check.kind.run(cx);
+    if v.status == Status::Fail
+        && let Some(e) = check.explain.iter().find(|e| e.instead && cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()))
+    {
+        v.message = with_found(&e.say, &v);
+        return dress(check, v);
+    }
     if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {
         v.message = with_found(why, &v);
     }
@@ -117,7 +124,7 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
         v.add(&note);
     }
     if v.status == Status::Fail {
-        for e in &check.explain {
+        for e in check.explain.iter().filter(|e| !e.instead) {
             if cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()) {
                 let say = with_found(&e.say, &v);
                 v.add(&say);

@@ -19,6 +19,11 @@ catalog! {
         SetTwice { en: "`{key}` is set more than once (lines {lines}); keep one line", ko: "`{key}` 키가 여러 번 설정되어 있습니다({lines}번째 줄). 한 줄만 남기세요", zh: "`{key}` 设置了不止一次（第 {lines} 行）；只保留一行" }
         NotExpected { en: "`{key}` is not the expected value", ko: "`{key}` 값이 기대한 값이 아닙니다", zh: "`{key}` 不是期望的值" }
         NotOfForm { en: "`{key}` is not of the form /{pattern}/", ko: "`{key}` 값이 /{pattern}/ 형식이 아닙니다", zh: "`{key}` 不符合 /{pattern}/ 的形式" }
+        Prefixed {
+            en: "the value still begins with `{prefix}`, copied with it: keep only what follows that =",
+            ko: "값이 함께 복사된 `{prefix}`(으)로 시작합니다. 그 = 뒤의 부분만 남기세요",
+            zh: "值仍以一并复制过来的 `{prefix}` 开头：只保留那个 = 之后的部分",
+        }
         Quoted { en: "the value is in quotes; write it without them", ko: "값이 따옴표로 둘러싸여 있습니다. 따옴표 없이 쓰세요", zh: "值带有引号；请去掉引号" }
         TrailingSlash {
             en: "the value differs only in a trailing /; write it as the file it comes from does",
@@ -26,9 +31,9 @@ catalog! {
             zh: "值只差末尾的 /；请按来源文件中的写法照写",
         }
         Spaces {
-            en: "the value differs only in spaces; write it as the file it comes from does, character for character",
-            ko: "값이 공백만 다릅니다. 값을 가져온 파일에 적힌 그대로 한 글자씩 쓰세요",
-            zh: "值只差空格；请按来源文件中的写法逐字照写",
+            en: "the value differs only in spaces; write it in the form the lab gives, character for character",
+            ko: "값이 공백만 다릅니다. 실습이 알려 준 형식대로 한 글자씩 쓰세요",
+            zh: "值只差空格；请按实验给出的格式逐字书写",
         }
         Case {
             en: "the value differs only in upper and lower case, and case matters here",

@@ -146,7 +146,7 @@ fn checks(cx: &mut Ctx, file: &SpecFile, sources: &[Source], exprs: &mut Exprs) 
         let explain = c
             .explain
             .iter()
-            .map(|e| Explain { when: exprs.add(Some(anchor.clone()), &e.when, format!("check `{}`, field `explain.if`", c.id)), say: e.say.clone() })
+            .map(|e| Explain { when: exprs.add(Some(anchor.clone()), &e.when, format!("check `{}`, field `explain.if`", c.id)), say: e.say.clone(), instead: e.instead })
             .collect();
         if let Some(compiled) = compiled {
             checks.push(check(file, c, compiled, explain));

@@ -95,6 +95,8 @@ pub struct Check {
 pub struct Explain {
     pub when: ExprId,
     pub say: String,
+    /// Said instead of the `why` and the slip (see `model::ExplainDef`).
+    pub instead: bool,
 }
 
 /// A mistake in a spec, with where it is.

@@ -159,6 +159,11 @@ pub struct ExplainDef {
     #[serde(rename = "if")]
     pub when: String,
     pub say: String,
+    /// Said instead of the check's `why` and any slip: for when they would be untrue
+    /// or give the answer away (`Yes` for `yes` is no wrong answer, and "differs only in
+    /// case" tells which one is right).
+    #[serde(default)]
+    pub instead: bool,
 }
 
 /// One check: the fields every check has, and those of its kind, which the kind reads

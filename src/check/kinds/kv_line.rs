@@ -43,7 +43,7 @@ impl Kind for KvLine {
                 let exp = need!(expected_text(cx, *id));
                 let want = value_text(&exp);
                 let mut v = Verdict::judge(want == entry.value, t!(Checks::NotExpected, key = key));
-                v.slip = comment(&entry.value).or_else(|| slip(&entry.value, &want).map(|s| tr(s).to_string()));
+                v.slip = comment(&entry.value).or_else(|| prefixed(&entry.value, &want)).or_else(|| slip(&entry.value, &want).map(|s| tr(s).to_string()));
                 v.expected(exp)
             }
             Want::Matches(re) => Verdict::judge(re.is_match(&entry.value), t!(Checks::NotOfForm, key = key, pattern = re))
@@ -86,6 +86,16 @@ fn comment(found: &str) -> Option<String> {
     Some(t!(Checks::Comment, comment = comment))
 }
 
+/// A value that still holds the `name=` it was copied from (`rc=1` for `typo_rc=`,
+/// `--proxyLogLevel=warning`): said, as naming it gives nothing the student did not write.
+fn prefixed(found: &str, want: &str) -> Option<String> {
+    let at = found.rfind('=')?;
+    (found[at + 1..].trim() == want && !want.is_empty() && !want.contains('=')).then(|| {
+        let prefix = crate::display::safe_max(&found[..=at], 40);
+        t!(Checks::Prefixed, prefix = prefix)
+    })
+}
+
 /// What alone makes `found` differ from `want`, when it is a common slip: naming it
 /// tells the student nothing of the value they did not already write.
 fn slip(found: &str, want: &str) -> Option<Checks> {
@@ -121,6 +131,14 @@ mod tests {
         assert_eq!(slip("Sidecar", "sidecar"), Some(Checks::Case));
         assert_eq!(slip("router", "sidecar"), None);
         assert_eq!(slip("sidecar", "sidecar"), None);
+    }
+
+    #[test]
+    fn a_copied_key_before_the_value_is_named() {
+        assert!(super::prefixed("rc=1", "1").unwrap().contains("`rc=`"));
+        assert!(super::prefixed("--proxyLogLevel=warning", "warning").unwrap().contains("`--proxyLogLevel=`"));
+        assert_eq!(super::prefixed("rc=1", "2"), None);
+        assert_eq!(super::prefixed("a=b", "a=b"), None);
     }
 
     #[test]
