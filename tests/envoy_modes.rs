@@ -242,3 +242,44 @@ fn an_envoy_past_its_first_fetch_timeout_is_read_as_it_started() {
     let source = probed.report()["live_source"].as_str().unwrap().to_string();
     assert!(source.contains("an Envoy the grader launched") && source.contains("longer than the initial fetch timeout"), "{source}");
 }
+
+/// A student's admin on another local address (127.0.0.2, or any address): the probe
+/// asks it there, on this machine only, and agrees with a launch.
+#[test]
+fn an_admin_on_another_local_address_is_probed_there() {
+    let c = Copy::sample();
+    let port = free_port();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let text = c.read(f).replace("address: 127.0.0.1\n      port_value: 9982", &format!("address: 127.0.0.2\n      port_value: {port}"));
+        assert!(text.contains("127.0.0.2"), "{f}: the sample's admin address moved");
+        c.write(f, text);
+    }
+    let envoy = Student::start_at(&c.file("bootstrap.yaml"), "127.0.0.2", port);
+    let probed = c.grade().param(&format!("admin_port={port}")).run();
+    drop(envoy);
+    let launched = c.grade().param(&format!("admin_port={port}")).launch().run();
+    probed.assert_full_marks();
+    assert_same(&probed, &launched);
+}
+
+/// Without `initial_fetch_timeout: 0s` (a step-4 mistake), Envoy turns Ready once the
+/// default timeout passes, and a student who looked then wrote 200 and LIVE: step 6
+/// and step 8 are not charged for what step 4 charges.
+#[test]
+fn a_missing_fetch_timeout_costs_step_4_alone_whenever_the_student_looked() {
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let text: String = c.read(f).lines().filter(|l| !l.contains("initial_fetch_timeout")).map(|l| format!("{l}\n")).collect();
+        c.write(f, text);
+    }
+    c.edit("06-ready.txt", "ready_code=503", "ready_code=200")
+        .edit("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE")
+        .edit("08-report.md", "ready_without_istiod=PRE_INITIALIZING", "ready_without_istiod=LIVE");
+    let g = c.grade().launch().run();
+    assert_eq!(g.failing_steps(), [4].into(), "{:?}", g.with("fail"));
+    for id in ["ready.code_live", "ready.body_live"] {
+        assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
+        assert!(g.message(id).contains("initial_fetch_timeout") && g.message(id).contains("(step 4) charges it"), "{}", g.message(id));
+    }
+    assert_eq!(g.status("report.ready_body"), "pass");
+}

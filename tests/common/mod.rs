@@ -364,6 +364,11 @@ impl Student {
     /// (a bootstrap it rejects).
     #[allow(clippy::zombie_processes)] // reaped by Drop
     pub fn start(bootstrap: &Path, admin_port: u16) -> Student {
+        Student::start_at(bootstrap, "127.0.0.1", admin_port)
+    }
+
+    /// [`Student::start`], for a file whose admin listens on `host`.
+    pub fn start_at(bootstrap: &Path, host: &str, admin_port: u16) -> Student {
         use std::sync::atomic::{AtomicU32, Ordering};
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let base_id = (std::process::id() % 40_000) * 100 + NEXT.fetch_add(1, Ordering::SeqCst) % 100;
@@ -379,7 +384,7 @@ impl Student {
             .spawn()
             .unwrap();
         let start = std::time::Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", admin_port)).is_err() && child.try_wait().unwrap().is_none() {
+        while std::net::TcpStream::connect((host, admin_port)).is_err() && child.try_wait().unwrap().is_none() {
             if start.elapsed() > std::time::Duration::from_secs(20) {
                 let _ = child.kill();
                 let _ = child.wait();

@@ -216,13 +216,13 @@ impl Cx<'_> {
     }
 
     /// A probe at the admin param's URL; if nothing answers there and the file sets
-    /// another port, at that port of the same host, where the student's Envoy listens
+    /// another port (or another local address), there, where the student's Envoy listens
     /// (its mistake there is the file's check to say, as a launch would leave it).
     fn probe(&self, admin_param: usize, data: &Value) -> Recording {
         let url = self.sources.params.values[admin_param].value.clone().unwrap_or_default();
         let rec = admin::probe(&url, "probe", &self.ask());
         let no_answer = rec.exchanges.first().is_none_or(|e| e.status.is_none());
-        match admin_port(data).map(|port| with_port(&url, port)) {
+        match admin_port(data).map(|port| with_host_port(&url, admin_host(data).as_deref(), port)) {
             Some(theirs) if no_answer && theirs != url => {
                 let other = admin::probe(&theirs, "probe", &self.ask());
                 if other.exchanges.first().is_some_and(|e| e.status.is_some()) { other } else { rec }
@@ -259,8 +259,29 @@ fn admin_port(data: &Value) -> Option<u16> {
     u16::try_from(n).ok().filter(|p| *p != 0)
 }
 
-/// `url` with another port.
-fn with_port(url: &str, port: u16) -> String {
+/// Where on this machine to reach an admin that listens on the file's address: a
+/// loopback address as it is, any address (`0.0.0.0`, `::`) at loopback. Never another
+/// machine's: the grader asks only this one.
+fn admin_host(data: &Value) -> Option<String> {
+    let field = |v: &Value, name: &str| -> Option<Value> {
+        v.as_object()?.iter().find(|(k, _)| crate::envoy::schema::loosely_equal(name, k)).map(|(_, v)| v.clone())
+    };
+    let address = ["admin", "address", "socket_address", "address"].iter().try_fold(data.clone(), |v, name| field(&v, name))?;
+    let ip: std::net::IpAddr = match address.as_str()?.trim() {
+        "localhost" => return Some("127.0.0.1".into()),
+        a => a.trim_start_matches('[').trim_end_matches(']').parse().ok()?,
+    };
+    match ip {
+        std::net::IpAddr::V4(v4) if v4.is_unspecified() => Some("127.0.0.1".into()),
+        std::net::IpAddr::V6(v6) if v6.is_unspecified() => Some("[::1]".into()),
+        std::net::IpAddr::V4(v4) if v4.is_loopback() => Some(v4.to_string()),
+        std::net::IpAddr::V6(v6) if v6.is_loopback() => Some(format!("[{v6}]")),
+        _ => None,
+    }
+}
+
+/// `url` with another port, and another host when one is given.
+fn with_host_port(url: &str, new_host: Option<&str>, port: u16) -> String {
     let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, path) = rest.split_at(end);
@@ -269,7 +290,7 @@ fn with_port(url: &str, port: u16) -> String {
         Some(i) => &authority[..=i],
         None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
     };
-    format!("{scheme}://{host}:{port}{path}")
+    format!("{scheme}://{}:{port}{path}", new_host.unwrap_or(host))
 }
 
 #[cfg(test)]
@@ -288,9 +309,22 @@ mod tests {
 
     #[test]
     fn a_url_on_another_port() {
-        assert_eq!(with_port("http://127.0.0.1:9982", 9901), "http://127.0.0.1:9901");
-        assert_eq!(with_port("http://[::1]:9982/x", 1), "http://[::1]:1/x");
-        assert_eq!(with_port("http://[::1]", 1), "http://[::1]:1");
-        assert_eq!(with_port("https://envoy.lab", 2), "https://envoy.lab:2");
+        assert_eq!(with_host_port("http://127.0.0.1:9982", None, 9901), "http://127.0.0.1:9901");
+        assert_eq!(with_host_port("http://[::1]:9982/x", None, 1), "http://[::1]:1/x");
+        assert_eq!(with_host_port("http://[::1]", None, 1), "http://[::1]:1");
+        assert_eq!(with_host_port("https://envoy.lab", None, 2), "https://envoy.lab:2");
+        assert_eq!(with_host_port("http://127.0.0.1:9982/x", Some("[::1]"), 9982), "http://[::1]:9982/x");
+    }
+
+    #[test]
+    fn the_admin_is_asked_on_this_machine_only() {
+        let at = |a: &str| admin_host(&json!({"admin": {"address": {"socket_address": {"address": a, "port_value": 9982}}}}));
+        assert_eq!(at("0.0.0.0").as_deref(), Some("127.0.0.1"));
+        assert_eq!(at("::").as_deref(), Some("[::1]"));
+        assert_eq!(at("127.0.0.2").as_deref(), Some("127.0.0.2"));
+        assert_eq!(at("::1").as_deref(), Some("[::1]"));
+        assert_eq!(at("localhost").as_deref(), Some("127.0.0.1"));
+        assert_eq!(at("10.0.0.7"), None, "another machine's address is never asked");
+        assert_eq!(at("example.com"), None);
     }
 }
