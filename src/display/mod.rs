@@ -67,7 +67,8 @@ pub fn safe_max(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max.saturating_add(16)));
     for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
-            out.push_str(&format!("… ({} more characters)", s[at..].chars().count()));
+            let more = s[at..].chars().count();
+            out.push_str(&crate::lang::t!(crate::lang::checks::Checks::MoreCharacters, n = more));
             break;
         }
         match c {

@@ -1,4 +1,5 @@
-//! `line_count`: how many lines match a regex (`matches`), within `min` and `max`.
+//! `line_count`: how many lines match a regex (`matches`) and not another (`except`),
+//! within `min` and `max`.
 
 use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
@@ -7,10 +8,12 @@ use crate::spec::fields::Fields;
 use crate::spec::Pattern;
 use serde_json::Value;
 
-pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "min", "max"], compile };
+pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "except", "min", "max"], compile };
 
 struct LineCount {
     pattern: Pattern,
+    /// Lines that match it do not count (Rust's regexes have no look-ahead).
+    except: Option<Pattern>,
     min: Option<u64>,
     max: Option<u64>,
 }
@@ -21,12 +24,19 @@ fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
     if !f.given("min") && !f.given("max") {
         f.error("", "line_count needs `min`, `max` or both");
     }
-    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, min, max }))
+    let except = match f.text("except") {
+        Some(e) => Some(f.regex("except", &e, false)?),
+        None => None,
+    };
+    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, except, min, max }))
 }
 
 impl LineCount {
     fn matching<'t>(&self, text: &'t str) -> impl Iterator<Item = (usize, &'t str)> {
-        crate::input::lines(text).enumerate().filter(|(_, l)| self.pattern.is_match(l)).map(|(i, l)| (i + 1, l))
+        crate::input::lines(text)
+            .enumerate()
+            .filter(|(_, l)| self.pattern.is_match(l) && !self.except.as_ref().is_some_and(|e| e.is_match(l)))
+            .map(|(i, l)| (i + 1, l))
     }
 }
 
