@@ -67,8 +67,9 @@ pub fn safe_max(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max.saturating_add(16)));
     for (shown, (at, c)) in s.char_indices().enumerate() {
         if shown >= max {
-            let more = s[at..].chars().count();
-            out.push_str(&crate::lang::t!(crate::lang::checks::Checks::MoreCharacters, n = more));
+            // Notation, as "a value matching /re/": the same in every language, so that
+            // machine-read values compare across languages.
+            out.push_str(&format!("… ({} more characters)", s[at..].chars().count()));
             break;
         }
         match c {

@@ -112,8 +112,6 @@ catalog! {
         FullWidthSpace { en: "a full-width space ({code}) where a plain space is meant", ko: "일반 공백 대신 전각 공백({code})이 있습니다", zh: "本应是普通空格的地方用了全角空格（{code}）" }
         FullWidth { en: "`{char}` ({code}), a full-width `{plain}`", ko: "전각 `{plain}`인 `{char}`({code})가 있습니다", zh: "`{char}`（{code}），即全角的 `{plain}`" }
         Dash { en: "`{char}` ({code}), a dash that looks like `-` but is not one", ko: "`-`처럼 보이지만 다른 문자인 대시 `{char}`({code})가 있습니다", zh: "`{char}`（{code}），看起来像 `-` 但并不是" }
-        /// The end of a value cut for showing.
-        MoreCharacters { en: "… ({n} more characters)", ko: "… (이하 {n}자 생략)", zh: "…（后略 {n} 个字符）" }
         /// `role=sidecar   # the 2nd arg`: a key=value file has no comments.
         Comment {
             en: "the text after the value, `{comment}`, is part of the value: a key=value line has no comments, so put notes on lines of their own",
