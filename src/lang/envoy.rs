@@ -18,6 +18,8 @@ catalog! {
         /// Where live values came from, when none were had.
         Skipped { en: "none (live checks skipped)", ko: "없음(실행 중인 Envoy 검사를 건너뜀)", zh: "无（跳过运行中 Envoy 的检查）" }
         NotProbed { en: "none: no Envoy was probed ({why})", ko: "없음: Envoy를 조회하지 않았습니다({why})", zh: "无：没有探测 Envoy（{why}）" }
+        /// A probe that read nothing usable: no values came from it.
+        ProbeFailed { en: "none: the probe of {admin} read nothing usable ({why})", ko: "없음: {admin} 조회에서 쓸 수 있는 값을 얻지 못했습니다({why})", zh: "无：对 {admin} 的探测没有读到可用的内容（{why}）" }
         NotLaunched { en: "none: no Envoy was launched ({why})", ko: "없음: Envoy를 시작하지 않았습니다({why})", zh: "无：没有启动 Envoy（{why}）" }
         BadRecording { en: "none: a recording that could not be read", ko: "없음: 녹화 파일을 읽을 수 없습니다", zh: "无：无法读取记录文件" }
         NoEnvoyFlag { en: "Envoy is not run nor probed (--no-envoy)", ko: "Envoy를 실행하지도 조회하지도 않습니다(--no-envoy)", zh: "不运行也不探测 Envoy（--no-envoy）" }

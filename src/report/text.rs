@@ -218,8 +218,9 @@ fn lead<'m>(before: &'m str, said: &'m str) -> &'m str {
 /// Several submissions: one line each, then the class in one line.
 pub fn table(results: &[SubmissionResult], view: &View) -> String {
     let c = view.color;
-    // In terminal columns: a CJK name takes two a character.
-    let name_width = results.iter().map(|r| width(&line(&r.submission))).max().unwrap_or(0);
+    // In terminal columns: a CJK name takes two a character. One very long name is
+    // shown whole on its own line, without padding every other line to it.
+    let name_width = results.iter().map(|r| width(&line(&r.submission))).filter(|w| *w <= 40).max().unwrap_or(0);
     let word_width = [Status::Pass, Status::Fail, Status::Error].map(|s| width(word(s).0)).into_iter().max().unwrap_or(0);
     let mut out = String::new();
     for r in results {

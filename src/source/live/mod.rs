@@ -98,6 +98,14 @@ fn none(u: Unavailable, lead: EnvoyWords) -> Got {
     Got { described: crate::lang::fill(crate::lang::tr(lead), &[("why", &why)]), slot: Err(u), recording: None }
 }
 
+/// The header of a probe that read nothing usable at `admin`: the first sentence of why
+/// (a clause would cut at the URL's own colon).
+fn read_nothing(admin: &str, problem: &str) -> String {
+    let end = [". ", "。"].iter().filter_map(|sep| problem.find(sep)).min().unwrap_or(problem.len());
+    let why = problem[..end].trim().trim_end_matches('.').to_string();
+    t!(EnvoyWords::ProbeFailed, admin = admin, why = why)
+}
+
 impl Cx<'_> {
     fn ask(&self) -> Ask<'_> {
         Ask { endpoints: &self.envoy.endpoints, stats: &self.envoy.stats }
@@ -129,11 +137,11 @@ impl Cx<'_> {
             Ok(v) => v,
             Err(problem) => {
                 let said = advice::start(self.texts, &problem, dir, self.artifact);
-                return Got { slot: Err(Unavailable::grader(said)), described, recording: Some(rec) };
+                return Got { described: read_nothing(&url, &problem), slot: Err(Unavailable::grader(said)), recording: Some(rec) };
             }
         };
         if let Err(u) = self.same_bootstrap(&view) {
-            return Got { slot: Err(u), described, recording: Some(rec) };
+            return Got { described: read_nothing(&url, &u.message), slot: Err(u), recording: Some(rec) };
         }
         let uptime = view.pointer("/server_info/uptime").and_then(Value::as_f64);
         // Uptime is in whole seconds: one more is when it may have changed already.
