@@ -444,3 +444,14 @@ fn a_blip_of_connected_state_is_read_past() {
     assert_eq!(g.status("ready.state_live"), "pass", "{}", g.message("ready.state_live"));
     assert_eq!(stats_reads.load(Ordering::SeqCst), 2, "the blip was read past, not missed");
 }
+
+/// A probe that found nothing to read is not named as where the live values came
+/// from: the header says none came, and why.
+#[test]
+fn the_header_of_a_probe_that_read_nothing_says_so() {
+    let port = free_port();
+    let g = Grade::sample().param(&format!("admin_port={port}")).run();
+    let source = g.report()["live_source"].as_str().unwrap().to_string();
+    assert!(source.starts_with(&format!("none: the probe of http://127.0.0.1:{port} read nothing usable (")), "{source}");
+    assert!(source.contains("nothing listens there"), "{source}");
+}
