@@ -79,6 +79,27 @@ fn student_reads(c: &Copy, port: u16) {
     c.write("08-report.md", report.join("\n") + "\n");
 }
 
+/// Every field name in lowerCamelCase, as protobuf's JSON spells it (`port_value` as
+/// `portValue`); a name with a dot (an extension's) stays.
+fn camel_case(v: &mut Value) {
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(camel_case),
+        Value::Object(map) => {
+            let old = std::mem::take(map);
+            for (k, mut v) in old {
+                camel_case(&mut v);
+                let k = if k.contains('.') { k } else {
+                    let mut parts = k.split('_');
+                    let first = parts.next().unwrap_or_default().to_string();
+                    parts.fold(first, |acc, p| acc + &p[..1].to_uppercase() + &p[1..])
+                };
+                map.insert(k, v);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A named change to a bootstrap.
 type Variant = (&'static str, fn(&mut Value));
 
@@ -124,6 +145,12 @@ fn allowed_variants_get_full_marks_both_ways() {
             let extra = json!({"name": "prometheus_stats", "type": "STATIC", "connect_timeout": "0.250s", "load_assignment": {"cluster_name": "prometheus_stats",
                 "endpoints": [{"lb_endpoints": [{"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 15000}}}}]}]}});
             b["static_resources"]["clusters"].as_array_mut().unwrap().push(extra);
+        }),
+        ("the static resources' fields in lowerCamelCase", |b| {
+            let o = b.as_object_mut().unwrap();
+            let mut statics = o.remove("static_resources").unwrap();
+            camel_case(&mut statics);
+            o.insert("staticResources".into(), statics);
         }),
         ("metadata of other types", |b| {
             let m = b["node"]["metadata"].as_object_mut().unwrap();

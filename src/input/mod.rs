@@ -6,6 +6,7 @@ pub mod file;
 pub mod json;
 pub mod kv;
 pub mod near_name;
+pub mod proto_names;
 pub mod tree;
 pub mod yaml;
 

@@ -14,6 +14,9 @@ pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
         .iter()
         .map(|f| {
             let mut a = Artifact::load(dir, f, spec.file_format(f));
+            if spec.proto_names(f) {
+                a.use_proto_names();
+            }
             if a.is_missing() {
                 a.near = input::near_name::find(dir, f, &files);
             }
@@ -42,6 +45,13 @@ impl Artifact {
     /// The same file with other text, for the checks that read text (see
     /// check::look_alike). A YAML or JSON file is not parsed again: those checks never
     /// look at its data, and a hostile 1 MiB file would be parsed once per line tried.
+    /// Read its data with protobuf's field names (see `input::proto_names`).
+    pub fn use_proto_names(&mut self) {
+        if let Some(Ok(v)) = &mut self.data {
+            input::proto_names::rename(v);
+        }
+    }
+
     pub fn with_text(&self, text: String) -> Artifact {
         if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
             let data = Some(Err(format!("{} was not parsed again", self.name)));

@@ -101,6 +101,7 @@ fn from_model(file: SpecFile, text: &str, name: &str) -> Result<Spec, Vec<SpecEr
             checks,
             program,
             envoy,
+            proto_files: file.sources.values().filter(|s| s.proto_names).filter_map(|s| s.file.clone()).collect(),
         }),
         _ => Err(cx.errors),
     }

@@ -34,6 +34,8 @@ pub struct Spec {
     pub lets: Vec<Let>,
     pub checks: Vec<Check>,
     pub program: Program,
+    /// Submission files read with protobuf's field names (sources' `proto_names`).
+    pub proto_files: Vec<String>,
     /// The `envoy:` section, when the spec has one (`envoy.rs`).
     pub envoy: Option<envoy::Envoy>,
 }
@@ -139,6 +141,16 @@ impl Spec {
 
     /// How a submission file reads as data: as a source declares it, else as its checks do.
     pub fn file_format(&self, name: &str) -> Format {
+        self.file_format_of(name)
+    }
+
+    /// Whether a submission file is read with protobuf's field names (a source's
+    /// `proto_names`).
+    pub fn proto_names(&self, name: &str) -> bool {
+        self.proto_files.iter().any(|f| f == name)
+    }
+
+    fn file_format_of(&self, name: &str) -> Format {
         self.sources
             .iter()
             .find_map(|s| match &s.kind {

@@ -97,6 +97,11 @@ pub struct SourceDef {
     pub admin: Option<String>,
     #[serde(default)]
     pub format: Option<Format>,
+    /// With `file`: the file is protobuf's JSON or YAML (an Envoy config), whose fields
+    /// may be spelt in lowerCamelCase as well as with their proto names: read as the
+    /// proto names (`portValue` as `port_value`), so checks name each field once.
+    #[serde(default)]
+    pub proto_names: bool,
     #[serde(default)]
     pub doc: String,
 }
