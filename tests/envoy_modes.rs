@@ -310,3 +310,21 @@ fn a_missing_fetch_timeout_costs_step_4_alone_whenever_the_student_looked() {
     }
     assert_eq!(g.status("report.ready_body"), "pass");
 }
+
+/// A key said twice in the bootstrap, which Envoy takes (the last one wins): read as
+/// Envoy reads it, full marks when the last is right, and no step charged for it.
+#[test]
+fn a_key_said_twice_in_the_bootstrap_reads_as_envoy_reads_it() {
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let text = c.read(f);
+        let line = text.lines().find(|l| l.trim_start().starts_with("connect_timeout:")).expect("a connect_timeout line").to_string();
+        c.write(f, text.replacen(&line, &format!("{line}\n{line}"), 1));
+    }
+    let g = c.grade().launch().run();
+    g.assert_full_marks();
+    // The last wins, as in Envoy: a wrong last port is the finding.
+    c.edit("bootstrap.yaml", "      port_value: 9982\n", "      port_value: 9982\n      port_value: 9901\n");
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("bootstrap.admin_port"), "fail", "{}", g.message("bootstrap.admin_port"));
+}

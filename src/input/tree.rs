@@ -52,9 +52,18 @@ impl Budget {
 }
 
 /// Reads one value of any format within a budget; use as
-/// `Strict(&budget).deserialize(deserializer)`.
+/// `Strict(&budget, Keys::Unique).deserialize(deserializer)`.
 #[derive(Clone, Copy)]
-pub struct Strict<'b>(pub &'b Budget);
+pub struct Strict<'b>(pub &'b Budget, pub Keys);
+
+/// What a key said twice in one mapping is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    /// A mistake to say, with the key and its line: which one was meant is a guess.
+    Unique,
+    /// The last one wins, as Envoy reads its own config (a duplicate it takes silently).
+    LastWins,
+}
 
 impl<'de> DeserializeSeed<'de> for Strict<'_> {
     type Value = Value;
@@ -121,7 +130,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
                 Value::String(s) => s,
                 other => other.to_string(),
             };
-            if out.contains_key(&key) {
+            if self.1 == Keys::Unique && out.contains_key(&key) {
                 return Err(de::Error::custom(crate::lang::t!(crate::lang::files::Files::DuplicateKey, key = key)));
             }
             let v = map.next_value_seed(self)?;

@@ -2,6 +2,7 @@
 //! parser hang or blow up: deep flow nesting, alias bombs, duplicate keys.
 
 use super::tree::{Budget, Count, Strict};
+pub use super::tree::Keys;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use crate::lang::{files::Files, t};
 use serde_json::Value;
@@ -29,13 +30,18 @@ pub fn max_values(text: &str) -> usize {
 /// which reads only the first document, finds them; an empty document before it, or a
 /// second document with content, is refused rather than guessed at.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
+    parse_doc_keys(text, Keys::Unique)
+}
+
+/// [`parse_doc`], with a key said twice taken as `keys` says.
+pub fn parse_doc_keys(text: &str, keys: Keys) -> Result<Value, String> {
     precheck(text)?;
     let budget = Budget::new(max_values(text));
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
         // An error in the first document is said as of the file; in a later one, with
         // the document's number.
-        docs.push(Strict(&budget).deserialize(de).map_err(|e| match i {
+        docs.push(Strict(&budget, keys).deserialize(de).map_err(|e| match i {
             0 => describe_in(text, e, &budget),
             _ => t!(Files::InDocument, n = i + 1, said = describe_in(text, e, &budget)),
         })?);
@@ -57,7 +63,7 @@ pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     let budget = Budget::new(max_values(text));
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let doc = Strict(&budget).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e, &budget)))?;
+        let doc = Strict(&budget, Keys::Unique).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e, &budget)))?;
         if !doc.is_null() {
             docs.push(doc);
         }
@@ -253,6 +259,12 @@ mod tests {
     fn quoted_and_commented_brackets_do_not_count() {
         let text = format!("a: \"{}\"\n# {}\nb: it's [1]\n", "[".repeat(500), "{".repeat(500));
         assert_eq!(parse_doc(&text).unwrap()["b"], json!("it's [1]"));
+    }
+
+    #[test]
+    fn an_envoy_config_takes_the_last_of_a_key_as_envoy_does() {
+        assert_eq!(parse_doc_keys("a: 1\na: 2\n", Keys::LastWins).unwrap(), serde_json::json!({"a": 2}));
+        assert!(parse_doc_keys("a: 1\na: 2\n", Keys::Unique).unwrap_err().contains("duplicate"));
     }
 
     #[test]

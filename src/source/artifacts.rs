@@ -13,10 +13,7 @@ pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
     files
         .iter()
         .map(|f| {
-            let mut a = Artifact::load(dir, f, spec.file_format(f));
-            if spec.proto_names(f) {
-                a.use_proto_names();
-            }
+            let mut a = Artifact::load(dir, f, spec.file_format(f), spec.proto_names(f));
             if a.is_missing() {
                 a.near = input::near_name::find(dir, f, &files);
             }
@@ -38,15 +35,21 @@ pub struct Artifact {
 }
 
 impl Artifact {
-    pub fn load(dir: &Path, name: &str, format: Format) -> Artifact {
-        Artifact::from(name, format, input::file::read_submission(dir, name))
+    /// A submission file; `proto`: an Envoy config, read as Envoy reads it (see
+    /// `use_proto_names`).
+    pub fn load(dir: &Path, name: &str, format: Format, proto: bool) -> Artifact {
+        let mut a = Artifact::from(name, format, input::file::read_submission(dir, name), proto);
+        if proto {
+            a.use_proto_names();
+        }
+        a
     }
 
     /// The same file with other text, for the checks that read text (see
     /// check::look_alike). A YAML or JSON file is not parsed again: those checks never
     /// look at its data, and a hostile 1 MiB file would be parsed once per line tried.
     /// Read its data with protobuf's field names (see `input::proto_names`).
-    pub fn use_proto_names(&mut self) {
+    fn use_proto_names(&mut self) {
         if let Some(Ok(v)) = &mut self.data {
             input::proto_names::rename(v);
         }
@@ -57,16 +60,18 @@ impl Artifact {
             let data = Some(Err(format!("{} was not parsed again", self.name)));
             return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None };
         }
-        Artifact::from(&self.name, self.format, Ok(text))
+        Artifact::from(&self.name, self.format, Ok(text), false)
     }
 
-    fn from(name: &str, format: Format, text: Result<String, FileProblem>) -> Artifact {
+    /// `proto`: a key said twice is taken as Envoy takes it in its config, the last one.
+    fn from(name: &str, format: Format, text: Result<String, FileProblem>, proto: bool) -> Artifact {
+        let keys = if proto { input::yaml::Keys::LastWins } else { input::yaml::Keys::Unique };
         let invalid = |e: String| t!(Files::NotValid, file = name, format = format_name(format), error = e);
         let structured = |v: Value| structured(v).map_err(|what| t!(Files::SingleValue, file = name, format = format_name(format), what = what));
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
-                Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
+                Format::Yaml => (Some(input::yaml::parse_doc_keys(t, keys).map_err(invalid).and_then(structured)), None),
                 Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
                 Format::Json => (Some(input::json::parse(t).map_err(|e| yaml_not_json(name, t).unwrap_or_else(|| invalid(e))).and_then(structured)), None),
                 Format::Kv => {
