@@ -136,49 +136,48 @@ impl<'s> Env<'s> {
         known
     }
 
+    /// One let: its value, or why it has none, and the submission files it is read from.
     fn derive_let(&mut self, l: &crate::spec::Let) {
-        {
-            let student = self.uses_submission(l.expr);
-            // A value it reads that is missing keeps its own blame: a let's `blame` is
-            // who answers for the let's own missing value.
-            let globals = self.spec.globals();
-            let as_null = |d: usize, u: &Unavailable| (l.skipped_as_null && u.blame == Blame::Skip) || l.unknown_as_null.contains(&globals[d]);
-            let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
-                self.run_reading_as_null(l.expr, as_null)
-            } else {
-                self.run(l.expr, Val::Null, None, None)
-            };
-            // No value with a variable read as null: that variable's absence is why.
-            let read_as_null = || {
-                self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| u.blame != Blame::Skip && as_null(*d, u))).max_by_key(|u| u.blame).cloned()
-            };
-            let (value, own) = match (outcome, read_as_null()) {
-                (Err(u), _) => (Err(u), false),
-                (Ok(Outcome::Value(v)), _) => (Ok(v), true),
-                (Ok(Outcome::Empty | Outcome::Error(_)), Some(u)) => (Err(u), false),
-                (Ok(Outcome::Empty), None) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
-                (Ok(Outcome::Error(e)), None) => (Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())), true),
-            };
-            let value = value.map_err(|mut u| {
-                let to = l.blame.map(|b| match b {
-                    BlameDef::Submission => Blame::Student,
-                    BlameDef::Grader => Blame::Grader,
-                    BlameDef::Elsewhere => Blame::Elsewhere,
-                });
-                // A run's skip and a value not graded stay so.
-                if let Some(to) = to
-                    && own
-                    && !matches!(u.blame, Blame::Skip | Blame::Elsewhere)
-                {
-                    u.blame = to;
-                }
-                u
+        let student = self.uses_submission(l.expr);
+        // A value it reads that is missing keeps its own blame: a let's `blame` is
+        // who answers for the let's own missing value.
+        let globals = self.spec.globals();
+        let as_null = |d: usize, u: &Unavailable| (l.skipped_as_null && u.blame == Blame::Skip) || l.unknown_as_null.contains(&globals[d]);
+        let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
+            self.run_reading_as_null(l.expr, as_null)
+        } else {
+            self.run(l.expr, Val::Null, None, None)
+        };
+        // No value with a variable read as null: that variable's absence is why.
+        let read_as_null = || {
+            self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| u.blame != Blame::Skip && as_null(*d, u))).max_by_key(|u| u.blame).cloned()
+        };
+        let (value, own) = match (outcome, read_as_null()) {
+            (Err(u), _) => (Err(u), false),
+            (Ok(Outcome::Value(v)), _) => (Ok(v), true),
+            (Ok(Outcome::Empty | Outcome::Error(_)), Some(u)) => (Err(u), false),
+            (Ok(Outcome::Empty), None) => (Err(self.unavailable(l.expr, NoValue::Absent, l.missing.as_deref())), true),
+            (Ok(Outcome::Error(e)), None) => (Err(self.unavailable(l.expr, NoValue::Error(e), l.missing.as_deref())), true),
+        };
+        let value = value.map_err(|mut u| {
+            let to = l.blame.map(|b| match b {
+                BlameDef::Submission => Blame::Student,
+                BlameDef::Grader => Blame::Grader,
+                BlameDef::Elsewhere => Blame::Elsewhere,
             });
-            self.set_jaq(&l.name.clone(), value, student);
-            let i = self.spec.globals().iter().position(|g| *g == l.name);
-            if let Some(i) = i {
-                self.files[i] = self.files_of(l.expr);
+            // A run's skip and a value not graded stay so.
+            if let Some(to) = to
+                && own
+                && !matches!(u.blame, Blame::Skip | Blame::Elsewhere)
+            {
+                u.blame = to;
             }
+            u
+        });
+        self.set_jaq(&l.name.clone(), value, student);
+        let i = self.spec.globals().iter().position(|g| *g == l.name);
+        if let Some(i) = i {
+            self.files[i] = self.files_of(l.expr);
         }
     }
 

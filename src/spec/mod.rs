@@ -141,16 +141,6 @@ impl Spec {
 
     /// How a submission file reads as data: as a source declares it, else as its checks do.
     pub fn file_format(&self, name: &str) -> Format {
-        self.file_format_of(name)
-    }
-
-    /// Whether a submission file is read with protobuf's field names (a source's
-    /// `proto_names`).
-    pub fn proto_names(&self, name: &str) -> bool {
-        self.proto_files.iter().any(|f| f == name)
-    }
-
-    fn file_format_of(&self, name: &str) -> Format {
         self.sources
             .iter()
             .find_map(|s| match &s.kind {
@@ -159,6 +149,12 @@ impl Spec {
             })
             .or_else(|| self.checks.iter().find(|c| c.file == name).map(|c| c.format))
             .unwrap_or(if name.ends_with(".json") { Format::Json } else if name.ends_with(".yaml") || name.ends_with(".yml") { Format::Yaml } else { Format::Text })
+    }
+
+    /// Whether a submission file is read with protobuf's field names (a source's
+    /// `proto_names`).
+    pub fn proto_names(&self, name: &str) -> bool {
+        self.proto_files.iter().any(|f| f == name)
     }
 
     /// Every submission file the spec reads, in first-mention order.

@@ -259,22 +259,24 @@ impl Cx<'_> {
 
 /// The admin port a bootstrap sets (a number, or a string of one, as Envoy takes both).
 fn admin_port(data: &Value) -> Option<u16> {
-    let field = |v: &Value, name: &str| -> Option<Value> {
-        v.as_object()?.iter().find(|(k, _)| crate::envoy::schema::loosely_equal(name, k)).map(|(_, v)| v.clone())
-    };
-    let port = ["admin", "address", "socket_address", "port_value"].iter().try_fold(data.clone(), |v, name| field(&v, name))?;
+    let port = admin_field(data, "port_value")?;
     let n = port.as_u64().or_else(|| port.as_str()?.trim().parse().ok())?;
     u16::try_from(n).ok().filter(|p| *p != 0)
+}
+
+/// A field of the admin's socket address, spelt as Envoy takes it (`port_value` or
+/// `portValue`).
+fn admin_field<'v>(data: &'v Value, name: &str) -> Option<&'v Value> {
+    ["admin", "address", "socket_address", name].iter().try_fold(data, |v, step| {
+        v.as_object()?.iter().find(|(k, _)| crate::envoy::schema::loosely_equal(step, k)).map(|(_, v)| v)
+    })
 }
 
 /// Where on this machine to reach an admin that listens on the file's address: a
 /// loopback address as it is, any address (`0.0.0.0`, `::`) at loopback. Never another
 /// machine's: the grader asks only this one.
 fn admin_host(data: &Value) -> Option<String> {
-    let field = |v: &Value, name: &str| -> Option<Value> {
-        v.as_object()?.iter().find(|(k, _)| crate::envoy::schema::loosely_equal(name, k)).map(|(_, v)| v.clone())
-    };
-    let address = ["admin", "address", "socket_address", "address"].iter().try_fold(data.clone(), |v, name| field(&v, name))?;
+    let address = admin_field(data, "address")?;
     let ip: std::net::IpAddr = match address.as_str()?.trim() {
         "localhost" => return Some("127.0.0.1".into()),
         a => a.trim_start_matches('[').trim_end_matches(']').parse().ok()?,
