@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A validation gets this long before the grader stops it.
@@ -40,17 +40,23 @@ impl Validation {
     }
 }
 
-/// Run a validation of `data` (already screened) as the file `name`. An Envoy that ran
-/// out of its memory or CPU time ([`super::limits`]), or crashed, gives no verdict:
-/// that is the file's doing, the student's; a timeout or a failure to start is the
-/// grader's ([`Failure::students`]).
-pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Failure> {
+/// A validation under way: Envoy running on the grader's copy of one file.
+struct Started {
+    name: String,
+    /// Holds the copy and Envoy's log until the verdict is read.
+    dir: PrivateDir,
+    child: process::Guarded,
+    start: Instant,
+}
+
+/// Start a validation of `data` (already screened) as the file `name`; a failure to
+/// set it up or to start Envoy is the grader's ([`Failure::students`]).
+fn start(envoy: &Path, name: &str, data: &Value) -> Result<Started, Failure> {
     let dir = PrivateDir::new().map_err(Failure::setup(Setup::PrivateDir))?;
     let config = dir.path().join(name);
     std::fs::write(&config, serde_json::to_vec(&super::offline::without_dns(&super::logs::to_dev_null(data))).unwrap_or_default())
         .map_err(Failure::setup(Setup::Copy(name.to_string())))?;
-    let log_path = dir.path().join("envoy.log");
-    let log = std::fs::File::create(&log_path).map_err(Failure::setup(Setup::LogFile))?;
+    let log = std::fs::File::create(dir.path().join("envoy.log")).map_err(Failure::setup(Setup::LogFile))?;
     let log2 = log.try_clone().map_err(Failure::setup(Setup::LogFile))?;
 
     let mut cmd = Command::new(envoy);
@@ -60,41 +66,70 @@ pub fn run(envoy: &Path, name: &str, data: &Value) -> Result<Validation, Failure
         .stdout(Stdio::from(log))
         .stderr(Stdio::from(log2));
     let start = Instant::now();
-    let mut child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
-    let status = child.wait_for(TIMEOUT);
-    let elapsed = start.elapsed();
-    child.stop();
-    let Some(status) = status else {
-        return Err(Failure::NoVerdictInTime { seconds: TIMEOUT.as_secs() });
-    };
-    let output = std::fs::read(&log_path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-    if let Some(end) = limits::ended(status, child.cpu(), &output, name, Limits::get()) {
-        return Err(Failure::Ended { end, validating: true });
+    let child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
+    Ok(Started { name: name.to_string(), dir, child, start })
+}
+
+impl Started {
+    /// Envoy's verdict. One that ran out of its memory or CPU time ([`super::limits`]),
+    /// or crashed, gives none: that is the file's doing, the student's; a timeout is
+    /// the grader's.
+    fn finish(mut self) -> Result<Validation, Failure> {
+        let status = self.child.wait_for(TIMEOUT.saturating_sub(self.start.elapsed()));
+        let elapsed = self.start.elapsed();
+        self.child.stop();
+        let Some(status) = status else {
+            return Err(Failure::NoVerdictInTime { seconds: TIMEOUT.as_secs() });
+        };
+        let output = std::fs::read(self.dir.path().join("envoy.log")).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        if let Some(end) = limits::ended(status, self.child.cpu(), &output, &self.name, Limits::get()) {
+            return Err(Failure::Ended { end, validating: true });
+        }
+        let rc = status.code().unwrap_or_else(|| 128 + std::os::unix::process::ExitStatusExt::signal(&status).unwrap_or(0));
+        Ok(Validation { rc, output, elapsed })
     }
-    let rc = status.code().unwrap_or_else(|| 128 + std::os::unix::process::ExitStatusExt::signal(&status).unwrap_or(0));
-    Ok(Validation { rc, output, elapsed })
 }
 
 /// A file name and the content validated under it.
 type CacheKey = (String, Vec<u8>);
-/// One validation, run by whoever asks first; the others wait for it.
-type Slot = Arc<OnceLock<Result<Validation, Failure>>>;
+/// One validation: empty until whoever claimed it first (holding its lock) has run it.
+type Slot = Arc<Mutex<Option<Result<Validation, Failure>>>>;
 
-/// Validations shared by a whole run (which runs one Envoy), keyed by file name and
-/// content: a class of identical bootstraps is validated once.
+/// Validations shared by a whole run, keyed by file name and content: a class of
+/// identical bootstraps is validated once.
 #[derive(Default, Clone)]
 pub struct Cache {
     map: Arc<Mutex<HashMap<CacheKey, Slot>>>,
 }
 
 impl Cache {
-    pub fn validate(&self, envoy: &Path, name: &str, data: &Value) -> Result<Validation, Failure> {
-        let key = (name.to_string(), serde_json::to_vec(data).unwrap_or_default());
-        let cell = {
+    /// Each `(name, data)` validated, in their order. Those not yet validated in this
+    /// run are started together and only then waited for: two Envoys started a few
+    /// milliseconds apart take longer than two started at once (`make bench`, (a)).
+    /// `meanwhile` is done while they run.
+    pub fn validate_all(&self, envoy: &Path, files: &[(&str, &Value)], meanwhile: impl FnOnce()) -> Vec<Result<Validation, Failure>> {
+        let mut keyed: Vec<(CacheKey, usize)> =
+            files.iter().enumerate().map(|(i, (name, data))| ((name.to_string(), serde_json::to_vec(data).unwrap_or_default()), i)).collect();
+        // Claimed in the order of their keys, as every submission claims them, so two
+        // submissions sharing files never wait for each other's second claim.
+        keyed.sort();
+        let slots: Vec<(Slot, usize)> = {
             let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-            map.entry(key).or_default().clone()
+            keyed.into_iter().map(|(key, i)| (map.entry(key).or_default().clone(), i)).collect()
         };
-        // Others asking for the same content wait here for the one run.
-        cell.get_or_init(|| run(envoy, name, data)).clone()
+        // Another submission validating the same content holds its slot: wait for it.
+        let mut claimed: Vec<_> = slots.iter().map(|(slot, i)| (slot.lock().unwrap_or_else(|e| e.into_inner()), *i)).collect();
+        let started: Vec<_> = claimed.iter().map(|(done, i)| done.is_none().then(|| start(envoy, files[*i].0, files[*i].1))).collect();
+        meanwhile();
+        for ((done, _), started) in claimed.iter_mut().zip(started) {
+            if let Some(s) = started {
+                **done = Some(s.and_then(Started::finish));
+            }
+        }
+        let mut out = vec![None; files.len()];
+        for (done, i) in &claimed {
+            out[*i] = (**done).clone();
+        }
+        out.into_iter().map(|v| v.expect("every slot claimed is filled above")).collect()
     }
 }

@@ -12,6 +12,7 @@ use crate::source::params::Params;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -21,18 +22,25 @@ pub struct Grader<'s> {
     sources: Sources<'s>,
     /// The steps graded (`--step`); `None` is every step.
     steps: Option<BTreeSet<u32>>,
-    /// The lets that read only params and lab files, evaluated once for the run.
-    run_lets: RunLets,
+    /// The lets that read only params and lab files, evaluated once for the run when
+    /// first needed: while the first submission's files are validated.
+    run_lets: OnceLock<RunLets>,
 }
 
 impl<'s> Grader<'s> {
     pub fn new(spec: &'s Spec, params: Params, opts: Options) -> Grader<'s> {
         let steps = opts.steps.clone();
         let sources = Sources::new(spec, params, opts);
-        let mut env = Env::new(spec);
-        Self::set_run_values(spec, &sources, &mut env);
-        let run_lets = env.run_lets();
-        Grader { spec, sources, steps, run_lets }
+        Grader { spec, sources, steps, run_lets: OnceLock::new() }
+    }
+
+    /// The lets that read only params and lab files (which this reads, the first time).
+    fn run_lets(&self) -> &RunLets {
+        self.run_lets.get_or_init(|| {
+            let mut env = Env::new(self.spec);
+            Self::set_run_values(self.spec, &self.sources, &mut env);
+            env.run_lets()
+        })
     }
 
     /// The params and lab files: the values every submission of the run shares.
@@ -53,7 +61,10 @@ impl<'s> Grader<'s> {
     /// One submission, step by step: each step takes what the one before gave.
     pub fn grade(&self, dir: &Path) -> SubmissionResult {
         let start = Instant::now();
-        let read = self.sources.read(dir);
+        // The lab is read while Envoy validates: its time is then Envoy's.
+        let read = self.sources.read(dir, || {
+            self.run_lets();
+        });
         let env = self.derive(&read);
         let mut checks = self.check(&env, &read);
         charge::charged(self.spec, &mut checks);
@@ -121,7 +132,7 @@ impl<'s> Grader<'s> {
                 env.set_file(&s.name, file);
             }
         }
-        env.derive_lets(&self.run_lets);
+        env.derive_lets(self.run_lets());
         env
     }
 

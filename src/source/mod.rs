@@ -23,6 +23,7 @@ use live::Live;
 use params::Params;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -56,8 +57,8 @@ pub struct Read {
 pub struct Sources<'s> {
     spec: &'s Spec,
     params: Params,
-    /// Lab sources, read and converted to jaq's form once a run.
-    lab: HashMap<String, Result<jaq_json::Val, Unavailable>>,
+    /// Lab sources, read and converted to jaq's form once a run, when first needed.
+    lab: OnceLock<HashMap<String, Result<jaq_json::Val, Unavailable>>>,
     envoy: Result<PathBuf, String>,
     /// Validations already made this run, by file name and content (`validation.rs`).
     cache: validate::Cache,
@@ -77,14 +78,13 @@ impl<'s> Sources<'s> {
             crate::envoy::binary::locate(opts.envoy.as_deref())
         };
         let cache = validate::Cache::default();
-        let lab = lab::read_all(spec, &params);
-        Sources { spec, params, lab, envoy, cache, opts, needs }
+        Sources { spec, params, lab: OnceLock::new(), envoy, cache, opts, needs }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).
     pub fn lab_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self
-            .lab
+            .lab()
             .values()
             .filter_map(|slot| match slot {
                 Err(u) if u.blame == Blame::Grader => Some(u.message.clone()),
@@ -101,19 +101,25 @@ impl<'s> Sources<'s> {
         self.params.slot(self.spec, i)
     }
 
-    /// One submission's sources: its files first, then what Envoy makes of them.
-    pub fn read(&self, dir: &Path) -> Read {
+    /// One submission's sources: its files first, then what Envoy makes of them;
+    /// `meanwhile` is done while Envoy validates, if it does.
+    pub fn read(&self, dir: &Path, meanwhile: impl FnOnce()) -> Read {
         let artifacts = artifacts::load_all(self.spec, dir);
         let envoy_start = Instant::now();
-        let validations = validation::all(self, &artifacts);
+        let validations = validation::all(self, &artifacts, meanwhile);
         let live = if self.needs.live { live::acquire(self, &artifacts, &validations, dir) } else { None };
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
         Read { artifacts, validations, live, envoy_time }
     }
 
+    /// The lab sources, read the first time they are asked for.
+    fn lab(&self) -> &HashMap<String, Result<jaq_json::Val, Unavailable>> {
+        self.lab.get_or_init(|| lab::read_all(self.spec, &self.params))
+    }
+
     /// A lab source's value (read once a run), in jaq's form.
     pub fn lab_value(&self, source: &Source) -> Result<jaq_json::Val, Unavailable> {
-        self.lab[&source.name].clone()
+        self.lab()[&source.name].clone()
     }
 
     /// The value of the jq variable a source names, for the submission `read`, in jaq's
@@ -122,7 +128,7 @@ impl<'s> Sources<'s> {
     pub fn value(&self, read: &Read, source: &Source) -> (Result<jaq_json::Val, Unavailable>, bool) {
         let jaq = |slot: Slot| slot.map(|v| crate::jq::convert::to_jaq(&v));
         match &source.kind {
-            SourceKind::Lab { .. } => (self.lab[&source.name].clone(), false),
+            SourceKind::Lab { .. } => (self.lab_value(source), false),
             SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(|e| Unavailable::student(e).of_file(file)), true),
             SourceKind::EnvoyValidate { file } => {
                 let of_file = |u: Unavailable| if u.blame == Blame::Student { u.of_file(file) } else { u };

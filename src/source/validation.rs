@@ -12,7 +12,8 @@ use crate::spec::SourceKind;
 use std::collections::HashMap;
 
 /// Every validation the spec's sources ask for, run at once (they are independent).
-pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<String, Slot> {
+/// `meanwhile` is done while Envoy runs.
+pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>, meanwhile: impl FnOnce()) -> HashMap<String, Slot> {
     let mut files: Vec<&str> = sources
         .spec
         .sources
@@ -26,36 +27,27 @@ pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> HashMap<
     files.dedup();
     // Those the graded steps do not read are not run (--step).
     let (files, unread): (Vec<&str>, Vec<&str>) = files.into_iter().partition(|f| sources.needs.validate.contains(*f));
-    let mut slots = all_of(sources, artifacts, &files);
+    let mut slots = all_of(sources, artifacts, &files, meanwhile);
     slots.extend(unread.into_iter().map(|f| (f.to_string(), Err(Unavailable::skip(t!(Run::NotThisStep))))));
     slots
 }
 
-fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&str]) -> HashMap<String, Slot> {
-    if sources.opts.no_envoy || sources.envoy.is_err() || files.len() < 2 {
-        // Nothing to wait for in parallel: no Envoy will run, or only once.
-        return files.iter().map(|f| (f.to_string(), one(sources, &artifacts[*f]))).collect();
+/// Each file screened, then all of them handed to Envoy at once ([`crate::envoy::validate::Cache`]).
+fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&str], meanwhile: impl FnOnce()) -> HashMap<String, Slot> {
+    let mut slots = HashMap::new();
+    let mut ready = Vec::new();
+    for f in files {
+        match sources.envoy_input(&artifacts[*f]).and_then(|data| Ok((sources.envoy_path()?, data))) {
+            Ok((envoy, data)) => ready.push((*f, envoy, data)),
+            Err(u) => {
+                slots.insert(f.to_string(), Err(u));
+            }
+        }
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .iter()
-            .map(|f| {
-                let artifact = &artifacts[*f];
-                (f.to_string(), scope.spawn(move || one(sources, artifact)))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(Unavailable::grader("the validation thread failed")))))
-            .collect()
-    })
-}
-
-fn one(sources: &Sources, artifact: &Artifact) -> Slot {
-    let data = sources.envoy_input(artifact)?;
-    let envoy = sources.envoy_path()?;
-    match sources.cache.validate(envoy, &artifact.name, &data) {
-        Ok(v) => Ok(v.to_value(&artifact.name)),
-        Err(f) => Err(f.unavailable()),
+    let Some((_, envoy, _)) = ready.first() else { return slots };
+    let inputs: Vec<(&str, &serde_json::Value)> = ready.iter().map(|(f, _, data)| (*f, data)).collect();
+    for ((f, _, _), verdict) in ready.iter().zip(sources.cache.validate_all(envoy, &inputs, meanwhile)) {
+        slots.insert(f.to_string(), verdict.map(|v| v.to_value(f)).map_err(|e| e.unavailable()));
     }
+    slots
 }
