@@ -10,7 +10,7 @@ use crate::lang::{checks::Checks, t};
 use crate::jq::{convert, ExprId, Outcome};
 use crate::slot::{Blame, Slot, Unavailable};
 use crate::spec::model::BlameDef;
-use crate::spec::{SourceKind, Spec};
+use crate::spec::Spec;
 
 /// A run's own lets (see [`Env::run_lets`]): by let, its value or why it has none, for
 /// those that read nothing of a submission; `None` for the others.
@@ -31,6 +31,9 @@ pub struct Env<'s> {
     student: Vec<bool>,
     /// The submission's files the value is read from (through the variables it reads).
     files: Vec<Vec<String>>,
+    /// Whether the value (or why there is none) is known yet: a let is derived once
+    /// the variables it reads are (see [`Env::derive_ready_lets`]).
+    known: Vec<bool>,
 }
 
 /// Why an expression gave no value to use.
@@ -51,6 +54,7 @@ impl<'s> Env<'s> {
             vars: std::cell::OnceCell::new(),
             student: vec![false; n],
             files: vec![Vec::new(); n],
+            known: vec![false; n],
         }
     }
 
@@ -74,6 +78,7 @@ impl<'s> Env<'s> {
                 }
             }
             self.student[i] = from_submission;
+            self.known[i] = true;
         }
     }
 
@@ -95,45 +100,55 @@ impl<'s> Env<'s> {
         files
     }
 
-    /// Evaluate the spec's `let`s, in order, but those `known` has (a run's own, see
-    /// [`Env::run_lets`]). A let may be `null` (a value a later expression tests); only
-    /// no output or an error leave it without one.
-    pub fn derive_lets(&mut self, known: &RunLets) {
+    /// Evaluate every `let` not yet evaluated, in order, but those `of_run` has (a
+    /// run's own, see [`Env::run_lets`]). A let may be `null` (a value a later
+    /// expression tests); only no output or an error leave it without one.
+    pub fn derive_lets(&mut self, of_run: &RunLets) {
+        self.derive(of_run, false);
+    }
+
+    /// [`Env::derive_lets`], but only the lets whose variables are all known: those
+    /// that do not wait for Envoy, while it runs.
+    pub fn derive_ready_lets(&mut self, of_run: &RunLets) {
+        self.derive(of_run, true);
+    }
+
+    fn derive(&mut self, of_run: &RunLets, only_ready: bool) {
+        let globals = self.spec.globals();
         for (k, l) in self.spec.lets.iter().enumerate() {
-            match known.get(k) {
+            if globals.iter().position(|g| *g == l.name).is_some_and(|i| self.known[i]) {
+                continue;
+            }
+            match of_run.get(k) {
                 Some(Some(v)) => self.set_jaq(&l.name, v.clone(), false),
+                _ if only_ready && !self.ready(l.expr) => {}
                 _ => self.derive_let(l),
             }
         }
+    }
+
+    /// Whether every variable an expression reads is known.
+    pub fn ready(&self, id: ExprId) -> bool {
+        self.spec.program.deps(id).iter().all(|d| self.known[*d])
     }
 
     /// The lets that read nothing of a submission (only params, lab files and such lets),
     /// evaluated once for a run, on an `Env` that holds the params and lab sources: the
     /// same for every submission, so no submission evaluates them again.
     pub fn run_lets(mut self) -> RunLets {
+        self.derive_ready_lets(&Vec::new());
         let globals = self.spec.globals();
-        let mut of_run: Vec<bool> = globals
+        self.spec
+            .lets
             .iter()
-            .map(|g| self.spec.params.iter().any(|p| p.name == *g) || self.spec.sources.iter().any(|s| s.name == *g && matches!(s.kind, SourceKind::Lab { .. })))
-            .collect();
-        let mut known = Vec::with_capacity(self.spec.lets.len());
-        for l in &self.spec.lets {
-            let Some(i) = globals.iter().position(|g| *g == l.name) else {
-                known.push(None);
-                continue;
-            };
-            if self.spec.program.deps(l.expr).iter().all(|d| of_run[*d]) {
-                self.derive_let(l);
-                of_run[i] = true;
-                known.push(Some(match &self.missing[i] {
+            .map(|l| {
+                let i = globals.iter().position(|g| *g == l.name).filter(|i| self.known[*i])?;
+                Some(match &self.missing[i] {
                     Some(u) => Err(u.clone()),
                     None => Ok(self.jaq[i].clone()),
-                }));
-            } else {
-                known.push(None);
-            }
-        }
-        known
+                })
+            })
+            .collect()
     }
 
     /// One let: its value, or why it has none, and the submission files it is read from.

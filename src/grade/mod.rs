@@ -9,9 +9,10 @@ use crate::check::{self, Cx};
 use crate::derive::{Env, RunLets};
 use crate::result::{CheckResult, StepScore, SubmissionResult};
 use crate::source::params::Params;
+use crate::source::artifacts::Artifact;
 use crate::source::{Options, Read, Sources};
 use crate::spec::Spec;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -61,12 +62,15 @@ impl<'s> Grader<'s> {
     /// One submission, step by step: each step takes what the one before gave.
     pub fn grade(&self, dir: &Path) -> SubmissionResult {
         let start = Instant::now();
-        // The lab is read while Envoy validates: its time is then Envoy's.
-        let read = self.sources.read(dir, || {
-            self.run_lets();
-        });
-        let env = self.derive(&read);
-        let mut checks = self.check(&env, &read);
+        let diagnosis = check::Diagnosis::default();
+        // All that reads nothing of Envoy is derived and checked while Envoy validates:
+        // its time is then Envoy's.
+        let mut early = None;
+        let read = self.sources.read(dir, |artifacts| early = Some(self.before_envoy(artifacts, &diagnosis)));
+        let (mut env, early_checks) = early.unwrap_or_else(|| self.before_envoy(&read.artifacts, &diagnosis));
+        self.set_envoy_values(&mut env, &read);
+        env.derive_lets(self.run_lets());
+        let mut checks = self.check_rest(&env, &read, early_checks, &diagnosis);
         charge::charged(self.spec, &mut checks);
         let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
         progress::not_started(&mut checks, &steps);
@@ -95,10 +99,7 @@ impl<'s> Grader<'s> {
     pub fn failed(&self, dir: &Path, why: &str, elapsed: Duration) -> SubmissionResult {
         let message = crate::display::safe_max(&crate::lang::t!(crate::lang::run::Run::GradingFailed, why = why), 1000);
         let checks: Vec<CheckResult> = self
-            .spec
-            .checks
-            .iter()
-            .filter(|c| self.graded(c.step))
+            .graded_checks()
             .map(|c| CheckResult {
                 id: c.id.clone(),
                 step: c.step,
@@ -120,34 +121,59 @@ impl<'s> Grader<'s> {
         self.result(dir, checks, steps, None, elapsed, Duration::ZERO)
     }
 
-    /// Every jq variable: the params, then the sources in the spec's order, then the
-    /// `let`s, which may read any of them.
-    fn derive(&self, read: &Read) -> Env<'s> {
+    /// What is known before Envoy runs: the params, the lab's and the submission's
+    /// files, the lets that read only those, and the verdicts of the checks that read
+    /// only those (by graded check, in the spec's order; `None` for the others).
+    fn before_envoy(&self, artifacts: &HashMap<String, Artifact>, diagnosis: &check::Diagnosis) -> (Env<'s>, Vec<Option<CheckResult>>) {
         let mut env = Env::new(self.spec);
         Self::set_run_values(self.spec, &self.sources, &mut env);
-        for s in self.spec.sources.iter().filter(|s| !matches!(s.kind, crate::spec::SourceKind::Lab { .. })) {
-            let (value, from_submission) = self.sources.value(read, s);
-            env.set_jaq(&s.name, value, from_submission);
-            if let Some(file) = Sources::file_of(s) {
-                env.set_file(&s.name, file);
+        for s in &self.spec.sources {
+            if let Some(value) = Sources::file_value(artifacts, s) {
+                env.set_jaq(&s.name, value, true);
+                env.set_file(&s.name, Sources::file_of(s).unwrap_or_default());
             }
         }
-        env.derive_lets(self.run_lets());
-        env
+        env.derive_ready_lets(self.run_lets());
+        let checks = self
+            .graded_checks()
+            .map(|c| Self::ready(c, &env).then(|| check::run(c, &Cx { env: &env, artifact: &artifacts[&c.file], validation: None }, diagnosis)))
+            .collect();
+        (env, checks)
     }
 
-    /// A verdict for every check of the spec, in its order.
-    fn check(&self, env: &Env, read: &Read) -> Vec<CheckResult> {
-        let diagnosis = check::Diagnosis::default();
-        self.spec
-            .checks
-            .iter()
-            .filter(|c| self.graded(c.step))
-            .map(|c| {
-                let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
-                check::run(c, &cx, &diagnosis)
+    /// Whether a check reads nothing of Envoy's (nor anything not yet derived).
+    fn ready(c: &crate::spec::Check, env: &Env) -> bool {
+        !c.kind.reads_validation() && c.kind.needs().into_iter().chain(c.explain.iter().map(|e| e.when)).all(|id| env.ready(id))
+    }
+
+    /// Envoy's validations and live view, as jq variables.
+    fn set_envoy_values(&self, env: &mut Env, read: &Read) {
+        for s in &self.spec.sources {
+            if let Some(value) = Sources::envoy_value(read, s) {
+                env.set_jaq(&s.name, value, true);
+                if let Some(file) = Sources::file_of(s) {
+                    env.set_file(&s.name, file);
+                }
+            }
+        }
+    }
+
+    /// A verdict for every graded check, in the spec's order: those decided before Envoy
+    /// ran (`early`), and the others now.
+    fn check_rest(&self, env: &Env, read: &Read, early: Vec<Option<CheckResult>>, diagnosis: &check::Diagnosis) -> Vec<CheckResult> {
+        self.graded_checks()
+            .zip(early)
+            .map(|(c, done)| {
+                done.unwrap_or_else(|| {
+                    let cx = Cx { env, artifact: &read.artifacts[&c.file], validation: read.validations.get(&c.file) };
+                    check::run(c, &cx, diagnosis)
+                })
             })
             .collect()
+    }
+
+    fn graded_checks(&self) -> impl Iterator<Item = &'s crate::spec::Check> + '_ {
+        self.spec.checks.iter().filter(|c| self.graded(c.step))
     }
 
     fn graded(&self, step: u32) -> bool {
@@ -172,5 +198,33 @@ impl<'s> Grader<'s> {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::Status;
+    use crate::source::live::Live;
+
+    /// While Envoy runs, only what reads nothing of it is decided, as it will stand:
+    /// the checks of Envoy's validation, of what it said and of the live Envoy wait.
+    #[test]
+    fn only_what_reads_nothing_of_envoy_is_decided_before_it() {
+        let spec = Spec::builtin().unwrap_or_else(|e| panic!("{}", e[0]));
+        let params = Params::resolve(&spec, Some(Path::new("sample-answers/lab/params.yaml")), &[]).expect("the sample lab's params");
+        let opts = Options { no_envoy: true, envoy: None, live: Live::Off, save_probe: None, steps: None };
+        let grader = Grader::new(&spec, params, opts);
+        let artifacts = crate::source::artifacts::load_all(&spec, Path::new("sample-answers/ist2-boot"));
+        let (_, early) = grader.before_envoy(&artifacts, &check::Diagnosis::default());
+        let waiting: Vec<&str> = spec.checks.iter().zip(&early).filter(|(_, r)| r.is_none()).map(|(c, _)| c.id.as_str()).collect();
+        for id in ["bootstrap.validates", "typo.rejected", "typo_txt.rc", "report.typo_rc", "ready.code_live"] {
+            assert!(waiting.contains(&id), "{id} reads Envoy: {waiting:?}");
+        }
+        for id in ["inject.role", "args.role", "bootstrap.node_id", "typo.ads_cluster", "typo_txt.rc_nonzero", "report.xds_address"] {
+            assert!(!waiting.contains(&id), "{id} reads nothing of Envoy: {waiting:?}");
+        }
+        let decided: Vec<&CheckResult> = early.iter().flatten().collect();
+        assert!(decided.iter().all(|r| r.status == Status::Pass), "{:?}", decided.iter().find(|r| r.status != Status::Pass).map(|r| &r.message));
     }
 }

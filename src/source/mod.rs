@@ -102,11 +102,11 @@ impl<'s> Sources<'s> {
     }
 
     /// One submission's sources: its files first, then what Envoy makes of them;
-    /// `meanwhile` is done while Envoy validates, if it does.
-    pub fn read(&self, dir: &Path, meanwhile: impl FnOnce()) -> Read {
+    /// `meanwhile` is done with the files while Envoy validates them, if it does.
+    pub fn read(&self, dir: &Path, meanwhile: impl FnOnce(&HashMap<String, Artifact>)) -> Read {
         let artifacts = artifacts::load_all(self.spec, dir);
         let envoy_start = Instant::now();
-        let validations = validation::all(self, &artifacts, meanwhile);
+        let validations = validation::all(self, &artifacts, || meanwhile(&artifacts));
         let live = if self.needs.live { live::acquire(self, &artifacts, &validations, dir) } else { None };
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
         Read { artifacts, validations, live, envoy_time }
@@ -122,22 +122,28 @@ impl<'s> Sources<'s> {
         self.lab()[&source.name].clone()
     }
 
-    /// The value of the jq variable a source names, for the submission `read`, in jaq's
-    /// form; and whether it comes from the submission (what is derived from it is then
-    /// the student's to answer for).
-    pub fn value(&self, read: &Read, source: &Source) -> (Result<jaq_json::Val, Unavailable>, bool) {
+    /// The value of the jq variable a source of the submission's own files names, in
+    /// jaq's form; `None` for the other sources.
+    pub fn file_value(artifacts: &HashMap<String, Artifact>, source: &Source) -> Option<Result<jaq_json::Val, Unavailable>> {
+        let SourceKind::Submission { file, .. } = &source.kind else { return None };
+        Some(artifacts[file].jaq_data().map_err(|e| Unavailable::student(e).of_file(file)))
+    }
+
+    /// The value of the jq variable a source of Envoy's names, for the submission
+    /// `read`, in jaq's form; `None` for the other sources. What is derived from it is
+    /// the student's to answer for.
+    pub fn envoy_value(read: &Read, source: &Source) -> Option<Result<jaq_json::Val, Unavailable>> {
         let jaq = |slot: Slot| slot.map(|v| crate::jq::convert::to_jaq(&v));
         match &source.kind {
-            SourceKind::Lab { .. } => (self.lab_value(source), false),
-            SourceKind::Submission { file, .. } => (read.artifacts[file].jaq_data().map_err(|e| Unavailable::student(e).of_file(file)), true),
             SourceKind::EnvoyValidate { file } => {
                 let of_file = |u: Unavailable| if u.blame == Blame::Student { u.of_file(file) } else { u };
-                (jaq(read.validations[file].clone().map_err(of_file)), true)
+                Some(jaq(read.validations[file].clone().map_err(of_file)))
             }
             SourceKind::EnvoyAdmin { .. } => {
                 let not_this_step = || Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::NotThisStep)));
-                (jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(not_this_step)), true)
+                Some(jaq(read.live.as_ref().map(|l| l.slot.clone()).unwrap_or_else(not_this_step)))
             }
+            SourceKind::Submission { .. } | SourceKind::Lab { .. } => None,
         }
     }
 
