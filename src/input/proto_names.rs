@@ -1,12 +1,21 @@
 //! Protobuf's JSON (and Envoy's YAML) spells a field by its proto name (`port_value`)
 //! or in lowerCamelCase (`portValue`); Envoy takes both. Read as the proto names, a
-//! checked field has one spelling.
+//! checked field has one spelling. A repeated field may also hold one message without
+//! the list around it (a `-` forgotten in YAML): Envoy takes that as a list of one,
+//! and so is it read here, for the repeated fields on a bootstrap's way to its xDS
+//! server ([`LISTS`]).
 
 use serde_json::{Map, Value};
 
-/// Renames every lowerCamelCase key to its proto name, in place. A key that is no field
-/// name (`envoy.extensions...HttpProtocolOptions`, `@type`, `CLUSTER_ID`) stays as it
-/// is, and so does what a `metadata` field holds: a Struct of the user's own keys.
+/// The repeated message fields of Envoy's bootstrap, static resources, endpoints and
+/// config sources (envoy.config.*.v3, Envoy 1.40): no message of those has a field of
+/// one of these names that is not repeated.
+const LISTS: &[&str] = &["clusters", "listeners", "secrets", "endpoints", "lb_endpoints", "grpc_services"];
+
+/// Renames every lowerCamelCase key to its proto name, in place, and makes a lone
+/// message in one of the [`LISTS`] a list of one. A key that is no field name
+/// (`envoy.extensions...HttpProtocolOptions`, `@type`, `CLUSTER_ID`) stays as it is,
+/// and so does what a `metadata` field holds: a Struct of the user's own keys.
 pub fn rename(v: &mut Value) {
     match v {
         Value::Array(items) => items.iter_mut().for_each(rename),
@@ -17,6 +26,9 @@ pub fn rename(v: &mut Value) {
                     let k = proto_name(&k).unwrap_or(k);
                     if k != "metadata" {
                         rename(&mut v);
+                    }
+                    if v.is_object() && LISTS.contains(&k.as_str()) {
+                        v = Value::Array(vec![v]);
                     }
                     (k, v)
                 })
@@ -61,6 +73,19 @@ mod tests {
         assert_eq!(v, json!({"admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 9982}}},
             "node": {"id": "x", "metadata": {"myKey": 1, "CLUSTER_ID": "c"}},
             "static_resources": {"clusters": [{"typed_extension_protocol_options": {"envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "t", "explicit_http_config": {"http2_protocol_options": {}}}}}]}}));
+    }
+
+    /// Envoy 1.40 validates and runs a bootstrap whose grpc_services or clusters is one
+    /// message without its `-` (tests/kinds.rs grades one with the real Envoy).
+    #[test]
+    fn a_lone_message_of_a_repeated_field_is_a_list_of_one() {
+        let mut v = json!({"dynamicResources": {"adsConfig": {"grpcServices": {"envoyGrpc": {"clusterName": "xds-grpc"}}}},
+            "static_resources": {"clusters": {"name": "xds-grpc", "load_assignment": {"endpoints": {"lb_endpoints": {"endpoint": {}}}}}},
+            "node": {"metadata": {"clusters": {"mine": 1}}}});
+        rename(&mut v);
+        assert_eq!(v, json!({"dynamic_resources": {"ads_config": {"grpc_services": [{"envoy_grpc": {"cluster_name": "xds-grpc"}}]}},
+            "static_resources": {"clusters": [{"name": "xds-grpc", "load_assignment": {"endpoints": [{"lb_endpoints": [{"endpoint": {}}]}]}}]},
+            "node": {"metadata": {"clusters": {"mine": 1}}}}));
     }
 
     #[test]

@@ -57,6 +57,14 @@ impl Sub<'_> {
                 let item = list.get(i).cloned().ok_or(format!("no {p}"))?;
                 list.insert(i + 1, item);
             }
+            B::Unlist(p) => {
+                let s = slot(&mut doc, p, false)?;
+                let one = match s.as_sequence() {
+                    Some(items) if items.len() == 1 => items[0].clone(),
+                    _ => return Err(format!("{p} is not a list of one")),
+                };
+                *s = one;
+            }
             B::Merge(p, y) => {
                 let m = if p.is_empty() { &mut doc } else { slot(&mut doc, p, true)? };
                 let Y::Mapping(add) = self.yaml(y)? else { return Err("Merge takes a mapping".into()) };

@@ -162,6 +162,8 @@ pub enum B {
     Push(&'static str, &'static str),
     /// The list item at the path, twice.
     Dup(&'static str),
+    /// The list at the path, a list of one, written as its one item (no `-`).
+    Unlist(&'static str),
     /// Keys added to the mapping at the path ("" is the top).
     Merge(&'static str, &'static str),
     Id(usize, V),

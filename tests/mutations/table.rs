@@ -189,6 +189,9 @@ pub fn rows() -> Vec<Row> {
         r("env.cluster-id.kubernetes", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Lit("Kubernetes"))).only(&[A, Lb, Lc]),
         r("env.cluster-id.from-trust-domain", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Key("TRUST_DOMAIN"))),
         r("env.cluster-id.mesh-id", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", FromInj(I::Env("ISTIO_META_MESH_ID")))),
+        r("env.cluster-id.kubernetes.bootstrap-follows", &[2], Seq(&[Kv(ENV, "ISTIO_META_CLUSTER_ID", Lit("Kubernetes")), Boot(B::Map("@meta/CLUSTER_ID", Lit("Kubernetes")))]))
+            .only(&[A, Lb, Lc])
+            .rule("node.metadata holds the ISTIO_META_ variables from step 2, as the lab says: a wrong one copied is consistent"),
         r("env.cluster-id.upper", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Upper)),
         r("env.cluster-id.quoted", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Quote)),
         r("env.cluster-id.slash", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Slash)),
@@ -244,6 +247,9 @@ pub fn rows() -> Vec<Row> {
         r("mesh.discovery.no-port", &[3], Kv(MESH, "discovery_address", Host)),
         r("mesh.discovery.no-port.report-follows", &[3], Seq(&[Kv(MESH, "discovery_address", Host), Kv(REP, "xds_address", Host)])).rule("08 copies its values from the earlier files, as the lab says"),
         r("mesh.discovery.port-15010", &[3], Kv(MESH, "discovery_address", Port("15010"))).only(&[A, Lb, Lc]),
+        r("mesh.discovery.port-15010.bootstrap-follows", &[3], Seq(&[Kv(MESH, "discovery_address", Port("15010")), Boot(B::Set("@ep/port_value", "15010"))]))
+            .only(&[A, Lb, Lc])
+            .rule("the static cluster points at the discovery_address from step 3, as the lab says: a wrong one copied is consistent"),
         r("mesh.discovery.port-15012", &[3], Kv(MESH, "discovery_address", Port("15012"))).only(&[D]),
         r("mesh.discovery.istio-default", &[3], Kv(MESH, "discovery_address", Lit("istiod.istio-system.svc:15012"))).only(not_a),
         r("mesh.discovery.scheme", &[3], Kv(MESH, "discovery_address", Pre("grpc://"))),
@@ -307,6 +313,9 @@ pub fn rows() -> Vec<Row> {
         p("boot.least-request", Boot(B::Set("@c/lb_policy", "LEAST_REQUEST"))),
         p("boot.admin-port-string", Boot(B::Str("@port"))).rule("\"9982\" is the number 9982 to Envoy"),
         p("boot.endpoint-port-string", Boot(B::Str("@ep/port_value"))),
+        p("boot.grpc-services-unlisted", Boot(B::Unlist("@ads/grpc_services"))).rule("a repeated field may hold one message without its list (no -): Envoy takes it"),
+        p("boot.clusters-unlisted", Boot(B::Unlist("static_resources/clusters"))),
+        p("boot.endpoints-unlisted", Seq(&[Boot(B::Unlist("@c/load_assignment/endpoints/0/lb_endpoints")), Boot(B::Unlist("@c/load_assignment/endpoints"))])),
         p("boot.admin-any-address", Boot(B::Set("admin/address/socket_address/address", "0.0.0.0"))).rule("the lab names the admin port, not its address"),
         p("boot.admin-access-log", Boot(B::Set("admin/access_log_path", "/dev/null"))),
         p("boot.stats-config", Boot(B::Merge("", "{stats_config: {use_all_default_tags: true}}"))).rule("harmless fields Envoy accepts cost nothing (issue 14, 4)"),
@@ -579,6 +588,8 @@ pub fn rows() -> Vec<Row> {
         p("report.korean", Text(REP, T::Expl(E::Korean))).rule("the lab asks for explanations, in any language"),
         p("report.chinese", Text(REP, T::Expl(E::Chinese))),
         p("report.indented-items", Text(REP, T::Expl(E::Indent))).rule("an indented Markdown item still starts with -"),
+        p("report.explanation-names-a-key", Text(REP, T::Append("- typo_rc=0 would have meant that Envoy took the typo")))
+            .rule("a - line that sets a key and goes on in words is an explanation, not a key line"),
         p("report.no-space-after-dash", Text(REP, T::Expl(E::NoSpace))),
         r("report.missing", &[8], Remove(REP)),
         r("report.empty", &[8], Text(REP, T::Empty)),
