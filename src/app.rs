@@ -142,6 +142,7 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
     if args.save_probe.is_some() && dirs.len() > 1 {
         return Err("--save-probe records one submission; give one directory".into());
     }
+    refuse_writing_into(args, &dirs)?;
     let out = args.out.as_deref().map(|o| crate::out::Out::prepare(o, args.batch.as_deref(), &dirs)).transpose()?;
     let grader = Grader::new(&spec, params, run_options(args, steps));
     let results = batch::grade_all(&grader, &dirs, jobs(args, dirs.len()));
@@ -161,6 +162,25 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
         return Err(problems.join("\n"));
     }
     Ok(exit::for_results(&results))
+}
+
+/// The report files, the probe's recording and GitHub's step summary, each refused
+/// before grading if it is inside a submission (`--out` is, by `Out::prepare`).
+fn refuse_writing_into(args: &GradeArgs, dirs: &[PathBuf]) -> Result<(), String> {
+    use crate::out::refuse_inside_submissions as refuse;
+    for (format, path) in args.report_files() {
+        let flag = clap::ValueEnum::to_possible_value(&format).map(|v| format!("--report-{}", v.get_name())).unwrap_or_default();
+        refuse(&flag, &path, dirs)?;
+    }
+    if let Some(p) = &args.save_probe {
+        refuse("--save-probe", p, dirs)?;
+    }
+    if args.format == report::Format::Github
+        && let Some(p) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
+    {
+        refuse("GITHUB_STEP_SUMMARY", std::path::Path::new(&p), dirs)?;
+    }
+    Ok(())
 }
 
 /// Otherwise the run would end with no recording, and nothing said.

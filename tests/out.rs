@@ -88,6 +88,38 @@ fn out_inside_the_batch_or_a_submission_is_refused() {
     assert!(!out.exists());
 }
 
+/// Nor does a report file, the probe's recording or GitHub's step summary go into a
+/// submission, even through a link: refused before grading, the file as it was.
+#[test]
+fn no_report_file_is_written_into_a_submission() {
+    let c = Copy::sample();
+    let args = c.dir.path().join("01-args.txt");
+    let before = std::fs::read(&args).unwrap();
+    let link = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(&args, link.path().join("report.json")).unwrap();
+    let link = link.path().join("report.json");
+    let probe = c.dir.path().join("probe.json");
+    let cases: [(&[&str], Option<&std::path::Path>, &str); 4] = [
+        (&["--report-json", args.to_str().unwrap()], None, "--report-json"),
+        (&["--report-junit", link.to_str().unwrap()], None, "--report-junit"),
+        (&["--save-probe", probe.to_str().unwrap()], None, "--save-probe"),
+        (&["--format", "github"], Some(&args), "GITHUB_STEP_SUMMARY"),
+    ];
+    for (flags, summary, says) in cases {
+        // --save-probe needs the live probe; the run is refused before any Envoy starts.
+        let g = if flags[0] == "--save-probe" { Grade::new(c.dir.path()) } else { Grade::new(c.dir.path()).no_envoy() };
+        let mut g = g.text().args(flags);
+        if let Some(s) = summary {
+            g = g.env("GITHUB_STEP_SUMMARY", s.to_str().unwrap());
+        }
+        let g = g.run();
+        assert_eq!(g.code, Some(2), "{flags:?}: {}", g.stderr);
+        assert!(g.stderr.contains(says) && g.stderr.contains("the grader never writes into a submission"), "{}", g.stderr);
+        assert_eq!(std::fs::read(&args).unwrap(), before, "{flags:?}");
+        assert!(!probe.exists());
+    }
+}
+
 /// A 250-character name, the longest most file systems allow a folder, fits once
 /// its reports' endings are added: cut, and still unique.
 #[test]

@@ -38,13 +38,7 @@ impl Out {
                 shown(&parent)
             ));
         }
-        for s in submissions {
-            if let Ok(s) = s.canonicalize()
-                && at.starts_with(&s)
-            {
-                return Err(format!("--out {} is inside the submission {}: the grader never writes into a submission; give a folder outside it", shown(dir), shown(&s)));
-            }
-        }
+        refuse_inside_submissions("--out", dir, submissions)?;
         let previous = match std::fs::read_dir(dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("cannot read --out {}: {e}", shown(dir))),
@@ -125,6 +119,20 @@ impl Out {
 }
 
 /// `p` absolute, its links resolved as far as it exists.
+/// Refuse a place to write (`what` names it: a flag or a variable) that is inside one
+/// of the submissions, even through a link: the grader never writes into a submission.
+pub fn refuse_inside_submissions(what: &str, path: &Path, submissions: &[PathBuf]) -> Result<(), String> {
+    let at = resolved(path);
+    for s in submissions {
+        if let Ok(s) = s.canonicalize()
+            && at.starts_with(&s)
+        {
+            return Err(format!("{what} {} is inside the submission {}: the grader never writes into a submission; give a place outside it", shown(path), shown(&s)));
+        }
+    }
+    Ok(())
+}
+
 fn resolved(p: &Path) -> PathBuf {
     let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let mut existing = abs.as_path();
