@@ -200,10 +200,13 @@ fn a_refused_bootstrap_is_said_once_and_alike_when_probed_and_launched() {
     }
     // Neither file was given to Envoy: it never started.
     assert!(wrapper.starts().is_empty(), "{:?}", wrapper.starts());
+    // boot-typo.yaml, refused for what it copies from bootstrap.yaml, is no second mistake.
+    assert_eq!(probed.status("typo.rejected"), "skip");
+    assert!(probed.message("typo.rejected").ends_with("bootstrap.validates (step 4) charges it"), "{}", probed.message("typo.rejected"));
     // In the text report, the reason is said once; the other checks point to it (the
-    // live checks, not graded, are counted in their steps' lines).
+    // checks not graded are counted in their steps' lines).
     let text = grade().text().run().stdout;
-    assert_eq!(text.matches("would have Envoy open ports").count(), 2, "{text}"); // bootstrap.yaml's and boot-typo.yaml's
+    assert_eq!(text.matches("would have Envoy open ports").count(), 1, "{text}");
     assert!(text.contains("(as for bootstrap.validates)"), "{text}");
     assert!(text.contains("No istiod, so never Ready (06-node.json, 06-ready.txt)  7/7  (4 skipped)"), "{text}");
 }

@@ -72,7 +72,7 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
         assert_eq!(g.status(id), "error", "{id}");
     }
     let m = g.message("node.live");
-    assert!(m.contains(&format!("The Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
+    assert!(m.contains(&format!("could not check: the Envoy at {} is not running your bootstrap.yaml", envoy.admin)), "{m}");
     // Its own node.id is not quoted: it may be another bootstrap's right answer.
     assert!(!m.contains("ledger-7c9d4f-x2k8p"), "{m}");
     assert!(m.ends_with("Stop it and start it again with the file."), "{m}");

@@ -11,7 +11,7 @@ use crate::display::{safe, safe_max, value_text};
 use crate::result::{CheckResult, Status};
 use crate::slot::Slot;
 use crate::source::artifacts::Artifact;
-use crate::spec::Check;
+use crate::spec::{Check, Format};
 use serde_json::Value;
 
 pub use kinds::{Kind, KindDef};
@@ -96,6 +96,16 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     // read as text fails for that, said in one sentence, whatever its kind and whatever
     // the grader could derive: the student has that file to write first.
     if let Err(said) = cx.artifact.text() {
+        let mut r = dress(check, Verdict::fail(said));
+        r.file_problem = Some(check.file.clone());
+        return r;
+    }
+    // So does every check that reads a YAML or JSON file as data when the file does not
+    // read as such: one reason, said once, not one failure per field.
+    if !check.kind.reads_text()
+        && matches!(check.format, Format::Yaml | Format::YamlStream | Format::Json)
+        && let Err(said) = cx.artifact.data()
+    {
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
         return r;

@@ -52,7 +52,7 @@ impl Verdict {
             Blame::Skip => (Status::Skip, Checks::Skipped),
         };
         let because_of = (u.blame == Blame::Student && !u.files.is_empty()).then(|| (u.files.clone(), u.message.clone()));
-        Verdict { status, message: t!(lead, message = u.message), because_of, ..Verdict::pass() }
+        Verdict { status, message: t!(lead, message = crate::lang::clause(&u.message)), because_of, ..Verdict::pass() }
     }
 
     pub fn expected(mut self, v: Value) -> Verdict {

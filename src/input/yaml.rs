@@ -26,19 +26,30 @@ pub fn max_values(text: &str) -> usize {
     text.len().clamp(MIN_VALUES, MAX_VALUES)
 }
 
-/// One YAML document. Empty documents after it are fine (a trailing `---`), as Envoy,
-/// which reads only the first document, finds them; an empty document before it, or a
-/// second document with content, is refused rather than guessed at.
+/// One YAML document. Empty documents after it are fine (a trailing `---`); an empty
+/// document before it, or a second document with content, is refused rather than
+/// guessed at.
 pub fn parse_doc(text: &str) -> Result<Value, String> {
-    parse_doc_keys(text, Keys::Unique)
+    parse_docs(text, Keys::Unique, usize::MAX)
 }
 
-/// [`parse_doc`], with a key said twice taken as `keys` says.
-pub fn parse_doc_keys(text: &str, keys: Keys) -> Result<Value, String> {
+/// An Envoy config, read as Envoy reads it: its first document only (what follows is
+/// not read at all, as Envoy does not), a key said twice the last one.
+pub fn parse_envoy_doc(text: &str) -> Result<Value, String> {
+    match parse_docs(text, Keys::LastWins, 1)? {
+        // Envoy finds nothing in it either; said as parse_doc says why.
+        Value::Null => parse_docs(text, Keys::LastWins, usize::MAX),
+        first => Ok(first),
+    }
+}
+
+/// [`parse_doc`], with a key said twice taken as `keys` says, and no more than `most`
+/// documents read.
+fn parse_docs(text: &str, keys: Keys, most: usize) -> Result<Value, String> {
     precheck(text)?;
     let budget = Budget::new(max_values(text));
     let mut docs = Vec::new();
-    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
+    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate().take(most) {
         // An error in the first document is said as of the file; in a later one, with
         // the document's number.
         docs.push(Strict(&budget, keys).deserialize(de).map_err(|e| match i {
@@ -212,6 +223,15 @@ mod tests {
         }
     }
 
+    /// As Envoy 1.40 reads its config (checked with it): the first document, whatever
+    /// follows, even a broken one; an empty first one still said so.
+    #[test]
+    fn an_envoy_config_is_its_first_document() {
+        assert_eq!(parse_envoy_doc("a: 1\n---\nb: 2\n").unwrap(), json!({"a": 1}));
+        assert_eq!(parse_envoy_doc("a: 1\na: 2\n---\nb: [1\n  c: {\n").unwrap(), json!({"a": 2}));
+        assert!(parse_envoy_doc("---\n---\na: 1\n").unwrap_err().contains("empty YAML document comes before"));
+    }
+
     #[test]
     fn refuses_duplicates_bombs_and_deep_nesting() {
         assert!(parse_doc("a: 1\na: 2\n").unwrap_err().contains("duplicate"));
@@ -263,8 +283,8 @@ mod tests {
 
     #[test]
     fn an_envoy_config_takes_the_last_of_a_key_as_envoy_does() {
-        assert_eq!(parse_doc_keys("a: 1\na: 2\n", Keys::LastWins).unwrap(), serde_json::json!({"a": 2}));
-        assert!(parse_doc_keys("a: 1\na: 2\n", Keys::Unique).unwrap_err().contains("duplicate"));
+        assert_eq!(parse_envoy_doc("a: 1\na: 2\n").unwrap(), serde_json::json!({"a": 2}));
+        assert!(parse_doc("a: 1\na: 2\n").unwrap_err().contains("duplicate"));
     }
 
     #[test]

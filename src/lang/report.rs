@@ -50,9 +50,9 @@ catalog! {
             zh: "有 {n} 项检查因评分程序的问题（并非你的文件有误）而无法检查，已从总分中排除：{ids}。老师会收到通知。",
         }
         GradescopeSkipped {
-            en: "{n} check(s) were not run this time and are left out of the score: {ids}.",
-            ko: "검사 {n}개는 이번에 실행하지 않아 점수에서 뺐습니다: {ids}.",
-            zh: "有 {n} 项检查本次未运行，已从总分中排除：{ids}。",
+            en: "{n} check(s) are not graded and are left out of the score, each saying why (an option of this run, or a mistake another check already charges): {ids}.",
+            ko: "검사 {n}개는 채점하지 않아 점수에서 뺐습니다. 각 검사에 이유가 있습니다(이번 실행의 옵션, 또는 다른 검사에서 이미 감점한 실수): {ids}.",
+            zh: "有 {n} 项检查未计分，已从总分中排除，每项都写明了原因（本次运行的选项，或已由另一项检查扣分的错误）：{ids}。",
         }
         CouldNotBeChecked { en: "could not be checked: {message}", ko: "확인할 수 없음: {message}", zh: "无法检查：{message}" }
         SummarySubmission { en: "Submission: {dir}", ko: "제출 폴더: {dir}", zh: "提交目录：{dir}" }

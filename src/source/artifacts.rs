@@ -63,15 +63,18 @@ impl Artifact {
         Artifact::from(&self.name, self.format, Ok(text), false)
     }
 
-    /// `proto`: a key said twice is taken as Envoy takes it in its config, the last one.
+    /// `proto`: an Envoy config, read as Envoy reads it (its first document; a key said
+    /// twice, the last one).
     fn from(name: &str, format: Format, text: Result<String, FileProblem>, proto: bool) -> Artifact {
-        let keys = if proto { input::yaml::Keys::LastWins } else { input::yaml::Keys::Unique };
+        // Lines that end in a CR alone (an old Mac editor's) are lines all the same.
+        let text = text.map(|t| if t.contains('\r') && !t.contains('\n') { t.replace('\r', "\n") } else { t });
         let invalid = |e: String| t!(Files::NotValid, file = name, format = format_name(format), error = e);
         let structured = |v: Value| structured(v).map_err(|what| t!(Files::SingleValue, file = name, format = format_name(format), what = what));
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
-                Format::Yaml => (Some(input::yaml::parse_doc_keys(t, keys).map_err(invalid).and_then(structured)), None),
+                Format::Yaml if proto => (Some(input::yaml::parse_envoy_doc(t).map_err(invalid).and_then(structured)), None),
+                Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
                 Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
                 Format::Json => (Some(input::json::parse(t).map_err(|e| yaml_not_json(name, t).unwrap_or_else(|| invalid(e))).and_then(structured)), None),
                 Format::Kv => {

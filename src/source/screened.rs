@@ -12,6 +12,11 @@ use serde_json::Value;
 /// Refusals said at most; a bootstrap full of them needs no longer list.
 const SHOWN: usize = 3;
 
+/// The fields the screen refuses in `data`, and why, in a form to compare.
+pub fn refused(data: &Value) -> Vec<String> {
+    screen::screen(data).err().unwrap_or_default().iter().map(|r| format!("{}: {:?}", r.field, r.why)).collect()
+}
+
 /// `data` (the file `name`) if the screen lets it through; else why, the student's.
 pub fn screened(spec: &Spec, name: &str, data: &Value) -> Result<(), Unavailable> {
     let refusals = screen::screen(data).err().unwrap_or_default();
@@ -38,7 +43,7 @@ pub fn changes(spec: &Spec, data: &Value, wait_floor: f64) -> String {
     if crate::envoy::fetch::lengthened(data, wait_floor) != *data {
         said.push(fill(&texts.waits, &[("timeout", &format!("{wait_floor}s"))]));
     }
-    if said.is_empty() { String::new() } else { fill(&texts.changed, &[("changes", &said.join(", "))]) }
+    if said.is_empty() { String::new() } else { fill(&texts.changed, &[("changes", &crate::lang::statements(&said))]) }
 }
 
 fn reason(texts: &ScreenTexts, r: &Refusal) -> String {

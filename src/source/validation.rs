@@ -44,10 +44,30 @@ fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&st
             }
         }
     }
+    charge_shared_refusals(sources, artifacts, &mut slots);
     let Some((_, envoy, _)) = ready.first() else { return slots };
     let inputs: Vec<(&str, &serde_json::Value)> = ready.iter().map(|(f, _, data)| (*f, data)).collect();
     for ((f, _, _), verdict) in ready.iter().zip(sources.cache.validate_all(envoy, &inputs, meanwhile)) {
         slots.insert(f.to_string(), verdict.map(|v| v.to_value(f)).map_err(|e| e.unavailable()));
     }
     slots
+}
+
+/// A file the screen refuses only for what a file of an earlier step is refused for
+/// too (boot-typo.yaml, a copy of a bootstrap.yaml with a listener) makes no second
+/// mistake: its refusal is charged to that file (see grade/charge.rs).
+fn charge_shared_refusals(sources: &Sources, artifacts: &HashMap<String, Artifact>, slots: &mut HashMap<String, Slot>) {
+    let first_step = |f: &str| sources.spec.checks.iter().find(|c| c.file == f).map(|c| c.step);
+    let refused: Vec<(String, Option<u32>, Vec<String>)> = slots
+        .iter()
+        .filter(|(_, s)| matches!(s, Err(u) if u.blame == crate::slot::Blame::Student))
+        .filter_map(|(f, _)| Some((f.clone(), first_step(f), super::screened::refused(artifacts[f].data().ok()?))))
+        .filter(|(_, _, r)| !r.is_empty())
+        .collect();
+    for (file, step, fields) in &refused {
+        let earlier = refused.iter().find(|(_, s, r)| s < step && fields.iter().all(|f| r.contains(f)));
+        if let (Some((by, ..)), Some(Err(u))) = (earlier, slots.get_mut(file)) {
+            *u = std::mem::replace(u, Unavailable::student("")).of_file(by);
+        }
+    }
 }

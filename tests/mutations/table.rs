@@ -26,6 +26,7 @@ const SPACES: &str = "spaces around `=` or around the value are layout, not part
 /// What yq prints for a value that is not there is no value to copy.
 const NULL: &str = "an absent value is nothing to copy: null matches nothing (issue 14, 1), so the later step fails too";
 const SAME_CA: V = Same(ENV, "CA_ADDR", MESH, "discovery_address");
+const LISTENER: &str = "[{name: health, address: {socket_address: {address: 0.0.0.0, port_value: 15021}}, filter_chains: [{filters: [{name: envoy.filters.network.tcp_proxy, typed_config: {'@type': type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy, stat_prefix: health, cluster: xds-grpc}}]}]}]";
 const EXTRA_CLUSTER: &str = "{name: prometheus_stats, type: STATIC, connect_timeout: 0.250s, load_assignment: {cluster_name: prometheus_stats, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 15000}}}}]}]}}";
 const OWN_SOURCE: &str = "{api_config_source: {api_type: GRPC, transport_api_version: V3, grpc_services: [{envoy_grpc: {cluster_name: '{xds}'}}]}, initial_fetch_timeout: 0s, resource_api_version: V3}";
 const TYPED: &str = "@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
@@ -87,6 +88,7 @@ pub fn rows() -> Vec<Row> {
         r("inject.ca-mount.follow", &[0], Seq(&[Inj(I::CaMount, Suf("-certs")), Kv(ID, "ca_mount", Suf("-certs"))])),
         // ---- Step 1: 01-args.txt
         p("args.crlf", Text(ARGS, T::Crlf)),
+        p("args.cr-only", Text(ARGS, T::Repl("\n", "\r"))).rule("lines that end in a CR alone (an old Mac editor's) are lines"),
         p("args.bom", Text(ARGS, T::Bom)).rule("a UTF-8 byte order mark is an encoding mark, not text"),
         p("args.blank-lines", Text(ARGS, T::Blank)),
         p("args.reordered", Text(ARGS, T::Reverse)).rule("the lab lists the four lines but asks no order"),
@@ -237,6 +239,7 @@ pub fn rows() -> Vec<Row> {
         r("env.refs.swapped", &[2], KvSwap(ENV, "POD_NAMESPACE", "SERVICE_ACCOUNT")),
         // ---- Step 3: 03-mesh.txt
         p("mesh.crlf", Text(MESH, T::Crlf)),
+        p("mesh.cr-only", Text(MESH, T::Repl("\n", "\r"))),
         p("mesh.bom", Text(MESH, T::Bom)),
         p("mesh.blank-lines", Text(MESH, T::Blank)),
         p("mesh.reordered", Text(MESH, T::Reverse)),
@@ -313,6 +316,7 @@ pub fn rows() -> Vec<Row> {
         p("boot.least-request", Boot(B::Set("@c/lb_policy", "LEAST_REQUEST"))),
         p("boot.admin-port-string", Boot(B::Str("@port"))).rule("\"9982\" is the number 9982 to Envoy"),
         p("boot.endpoint-port-string", Boot(B::Str("@ep/port_value"))),
+        p("boot.second-document", Boot(B::Text(T::Append("---\nfoo: [1")))).rule("Envoy reads the first YAML document of its config only, whatever follows"),
         p("boot.grpc-services-unlisted", Boot(B::Unlist("@ads/grpc_services"))).rule("a repeated field may hold one message without its list (no -): Envoy takes it"),
         p("boot.clusters-unlisted", Boot(B::Unlist("static_resources/clusters"))),
         p("boot.endpoints-unlisted", Seq(&[Boot(B::Unlist("@c/load_assignment/endpoints/0/lb_endpoints")), Boot(B::Unlist("@c/load_assignment/endpoints"))])),
@@ -336,6 +340,8 @@ pub fn rows() -> Vec<Row> {
         p("boot.load-assignment-name", Boot(B::Map("@c/load_assignment/cluster_name", Suf("-endpoints")))).rule("the lab names the cluster's name, not its load_assignment's; Envoy ignores it for STRICT_DNS"),
         // ---- Step 4: bootstrap.yaml (mistakes; Envoy's verdict on the file in the comment where it rejects it)
         r("boot.admin-port.plus-one", &[4], Boot(B::Map("@port", Inc))),
+        r("boot.static-listener", &[4], Boot(B::Set("static_resources/listeners", LISTENER)))
+            .rule("the screen refuses a listener (Envoy would open a port); boot-typo.yaml copying it makes no second mistake"),
         r("boot.admin-port.envoy-default", &[4], Boot(B::Set("@port", "9901"))),
         r("boot.admin-port.extra-digit", &[4], Boot(B::Map("@port", Suf("0")))), // rejected: port > 65535
         r("boot.admin-port.deleted", &[4], Boot(B::Del("@port"))), // rejected: port_specifier required

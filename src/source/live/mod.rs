@@ -94,7 +94,7 @@ fn skipped(why: String) -> Got {
 /// No live values, and why in a few words (the live checks say it in full): the first
 /// clause of the reason.
 fn none(u: Unavailable, lead: EnvoyWords) -> Got {
-    let why = crate::lang::first_clause(&u.message).trim_end_matches('.').to_string();
+    let why = crate::lang::clause(crate::lang::first_clause(&u.message).trim_end_matches('.'));
     Got { described: crate::lang::fill(crate::lang::tr(lead), &[("why", &why)]), slot: Err(u), recording: None }
 }
 
