@@ -157,15 +157,18 @@ impl<'s> Env<'s> {
         // A value it reads that is missing keeps its own blame: a let's `blame` is
         // who answers for the let's own missing value.
         let globals = self.spec.globals();
-        let as_null = |d: usize, u: &Unavailable| (l.skipped_as_null && u.blame == Blame::Skip) || l.unknown_as_null.contains(&globals[d]);
+        // A run's choice (no Envoy) is read as null only where the let says so: a value
+        // that needs Envoy is otherwise not graded in such a run.
+        let as_null = |d: usize, u: &Unavailable| if u.blame == Blame::Skip { l.skipped_as_null } else { l.unknown_as_null.contains(&globals[d]) };
         let outcome = if l.skipped_as_null || !l.unknown_as_null.is_empty() {
             self.run_reading_as_null(l.expr, as_null)
         } else {
             self.run(l.expr, Val::Null, None, None)
         };
-        // No value with a variable read as null: that variable's absence is why.
+        // No value with variables read as null: their absence is why, a submission
+        // file's first (had the student written it, there would be a value).
         let read_as_null = || {
-            self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| u.blame != Blame::Skip && as_null(*d, u))).max_by_key(|u| u.blame).cloned()
+            self.spec.program.deps(l.expr).iter().filter_map(|d| self.missing[*d].as_ref().filter(|u| u.blame != Blame::Skip && as_null(*d, u))).min_by_key(|u| u.blame).cloned()
         };
         let (value, own) = match (outcome, read_as_null()) {
             (Err(u), _) => (Err(u), false),

@@ -191,6 +191,8 @@ pub fn rows() -> Vec<Row> {
         r("env.cluster-id.kubernetes", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Lit("Kubernetes"))).only(&[A, Lb, Lc]),
         r("env.cluster-id.from-trust-domain", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", Key("TRUST_DOMAIN"))),
         r("env.cluster-id.mesh-id", &[2], Kv(ENV, "ISTIO_META_CLUSTER_ID", FromInj(I::Env("ISTIO_META_MESH_ID")))),
+        r("env.mesh-id-extra.bootstrap-follows", &[4], Seq(&[Text(ENV, T::Append("ISTIO_META_MESH_ID=corp")), Boot(B::Map("@meta/MESH_ID", Lit("corp")))]))
+            .rule("step 2 does not ask for ISTIO_META_MESH_ID: an extra line there makes no wrong MESH_ID right"),
         r("env.cluster-id.kubernetes.bootstrap-follows", &[2], Seq(&[Kv(ENV, "ISTIO_META_CLUSTER_ID", Lit("Kubernetes")), Boot(B::Map("@meta/CLUSTER_ID", Lit("Kubernetes")))]))
             .only(&[A, Lb, Lc])
             .rule("node.metadata holds the ISTIO_META_ variables from step 2, as the lab says: a wrong one copied is consistent"),
@@ -509,6 +511,9 @@ pub fn rows() -> Vec<Row> {
         r("ready.missing", &[6], Remove(READY)),
         r("ready.empty", &[6], Text(READY, T::Empty)),
         r("ready.code.200", &[6], Kv(READY, "ready_code", Lit("200"))),
+        r("ready.body-wrong.report-true", &[6], Kv(READY, "ready_body", Lit("INITIALIZING")))
+            .only(&[A, Lb])
+            .rule("08 holding the true /ready body is right even where 06-ready.txt, which it copies, is wrong"),
         r("ready.code.status-line", &[6], Kv(READY, "ready_code", Pre("HTTP/1.1 "))),
         r("ready.code.reason", &[6], Kv(READY, "ready_code", Suf(" Service Unavailable"))),
         r("ready.code.quoted", &[6], Kv(READY, "ready_code", Quote)),
@@ -594,6 +599,8 @@ pub fn rows() -> Vec<Row> {
         p("report.korean", Text(REP, T::Expl(E::Korean))).rule("the lab asks for explanations, in any language"),
         p("report.chinese", Text(REP, T::Expl(E::Chinese))),
         p("report.indented-items", Text(REP, T::Expl(E::Indent))).rule("an indented Markdown item still starts with -"),
+        r("report.typo-rc-zero.typo-missing", &[5], Seq(&[Remove(TYPO), Remove(TYPO_TXT), Kv(REP, "typo_rc", Lit("0"))]))
+            .rule("with neither boot-typo.yaml nor 05-typo.txt, 08's typo_rc= has nothing to be right against: step 5 charges it"),
         p("report.explanation-names-a-key", Text(REP, T::Append("- typo_rc=0 would have meant that Envoy took the typo")))
             .rule("a - line that sets a key and goes on in words is an explanation, not a key line"),
         p("report.no-space-after-dash", Text(REP, T::Expl(E::NoSpace))),
