@@ -28,6 +28,10 @@ enum Part {
     Echo,
     /// `near L:C (offset N)`, a place in Envoy's own JSON.
     Position,
+    /// Said, but matched by anything: what follows `@` in a JSON parse error, the first
+    /// bad field Envoy met in its own JSON, whose keys are in an order that changes from
+    /// run to run (with two bad fields, either is named).
+    Varies(String),
 }
 
 /// Protobuf's marker before a dump: `goo.gle/debugstr`, `…/debugonly`, `…/debugproto`.
@@ -55,14 +59,14 @@ impl Said {
             }
             None => prefix(lines.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty()).unwrap_or("")).1.to_string(),
         };
-        Said { parts: parts(unwrapped(&record)) }
+        Said { parts: field_varies(parts(unwrapped(&record))) }
     }
 
     /// The words, spaced once, with the echo and parse position left out.
     pub fn text(&self) -> String {
         let mut out = String::new();
         for part in &self.parts {
-            let Part::Words(w) = part else { continue };
+            let (Part::Words(w) | Part::Varies(w)) = part else { continue };
             let w = w.split_whitespace().collect::<Vec<_>>().join(" ");
             // `configuration 'x': <echo>: Proto constraint…` reads as one colon.
             let w = if out.ends_with(':') { w.trim_start_matches(':').trim_start() } else { &w };
@@ -99,6 +103,7 @@ impl Said {
                 Part::Echo if first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l) => pieces.push(ANYTHING.into()),
                 Part::Echo => {}
                 Part::Position => pieces.push(POSITION_PATTERN.into()),
+                Part::Varies(_) => pieces.push(ANYTHING.into()),
             }
             // Parts are joined by any run of spaces, or none.
             if pieces.len() > before && before > 0 {
@@ -178,6 +183,21 @@ fn parts(text: &str) -> Vec<Part> {
         rest = &after[end..];
     }
     words(rest, &mut out);
+    out
+}
+
+/// In a JSON parse error (`Unable to parse JSON as proto (… Bootstrap @ field: …`),
+/// all from the field on varies (see [`Part::Varies`]).
+fn field_varies(parts: Vec<Part>) -> Vec<Part> {
+    let parse_error = |p: &Part| matches!(p, Part::Words(w) if w.contains("as proto"));
+    let Some(from) = parts.iter().position(parse_error) else { return parts };
+    let Some(at) = parts.iter().skip(from).position(|p| matches!(p, Part::Words(w) if w.contains(" @ "))).map(|i| i + from) else { return parts };
+    let mut out: Vec<Part> = parts[..at].to_vec();
+    let Part::Words(w) = &parts[at] else { return parts };
+    let (before, after) = w.split_at(w.find(" @ ").unwrap_or(0) + 2);
+    out.push(Part::Words(before.to_string()));
+    let rest: Vec<&str> = std::iter::once(after).chain(parts[at + 1..].iter().filter_map(|p| if let Part::Words(w) = p { Some(w.as_str()) } else { None })).collect();
+    out.push(Part::Varies(rest.concat()));
     out
 }
 
@@ -303,7 +323,10 @@ mod tests {
         let student = "[2026-11-30 07:31:28.891][8141][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration '/root/ist2-boot/bootstrap.yaml': Unable to parse JSON as proto (INVALID_ARGUMENT: invalid JSON in  envoy.config.bootstrap.v3.Bootstrap @ dynamic_resources.cds_config.initial_fetch_timeout:  message google.protobuf.Duration, near   1:987 (offset 986):   unexpected character: '0'; expected  '\"'): {\"node\":{\"id\":\"x\"}}\nrc=1\n";
         let p = Regex::new(&Said::from_log(&log("duration.validate"), false).pattern("bootstrap.yaml")).unwrap();
         assert!(p.is_match(student), "{p}");
-        assert!(!p.is_match(&student.replace("cds_config", "lds_config")));
+        // With two bad fields, Envoy names either, run by run: the student's may be the other.
+        assert!(p.is_match(&student.replace("cds_config", "lds_config")), "{p}");
+        assert!(!p.is_match(&student.replace("Unable to parse JSON as proto", "Proto constraint validation failed")));
+        assert!(!p.is_match(&student.replace("Bootstrap @", "Cluster @")));
         let rest = Regex::new(&Said::from_log(&log("rest.validate"), false).pattern("bootstrap.yaml")).unwrap();
         assert!(rest.is_match(&log("rest.validate")));
         let port = Regex::new(&Said::from_log(&log("port.validate"), false).pattern("bootstrap.yaml")).unwrap();

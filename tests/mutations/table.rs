@@ -409,6 +409,8 @@ pub fn rows() -> Vec<Row> {
         r("boot.cds.timeout-30s", &[4], Boot(B::Set("@cds/initial_fetch_timeout", "30s"))),
         r("boot.lds.timeout-30s", &[4], Boot(B::Set("@lds/initial_fetch_timeout", "30s"))),
         r("boot.cds.timeout-integer", &[4], Boot(B::Set("@cds/initial_fetch_timeout", "0"))), // rejected: not a Duration
+        r("boot.timeouts-integer", &[4], Seq(&[Boot(B::Set("@cds/initial_fetch_timeout", "0")), Boot(B::Set("@lds/initial_fetch_timeout", "0"))]))
+            .rule("with two bad fields Envoy names either, run by run: 04 and 05 may name the other one than the grader's run"),
         r("boot.lds.timeout-ms", &[4], Boot(B::Set("@lds/initial_fetch_timeout", "0ms"))), // rejected
         r("boot.lds.deleted", &[4], Boot(B::Del("@lds"))),
         r("boot.type.static", &[4], Boot(B::Set("@c/type", "STATIC"))), // rejected: malformed IP address

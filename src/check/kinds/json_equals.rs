@@ -47,7 +47,12 @@ impl Kind for Json {
             None => (Verdict::pass().expected(exp).found(found), detail),
             // Show the values where they part, not two whole documents.
             Some(d) => {
-                let mut v = Verdict::fail(d.sentence()).wrong_value();
+                // Nothing at a plain path (`.node.metadata` misspelt): said so, by its name.
+                let said = match (&detail, &found) {
+                    (Some(base), serde_json::Value::Null) if d.path == "." && is_plain_path(base) => t!(Checks::DiffMissing, path = base),
+                    _ => d.sentence(),
+                };
+                let mut v = Verdict::fail(said).wrong_value();
                 if let Some(e) = exp.pointer(&d.pointer) {
                     v = v.expected(e.clone());
                 }
