@@ -93,19 +93,12 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
         return dress(check, Verdict::unavailable(u));
     }
     // Every check of a file that is missing (or saved under a near name) or cannot be
-    // read as text fails for that, said in one sentence, whatever its kind and whatever
-    // the grader could derive: the student has that file to write first.
-    if let Err(said) = cx.artifact.text() {
-        let mut r = dress(check, Verdict::fail(said));
-        r.file_problem = Some(check.file.clone());
-        return r;
-    }
-    // So does every check that reads a YAML or JSON file as data when the file does not
-    // read as such: one reason, said once, not one failure per field.
-    if !check.kind.reads_text()
-        && matches!(check.format, Format::Yaml | Format::YamlStream | Format::Json)
-        && let Err(said) = cx.artifact.data()
-    {
+    // read as text, or, for a check that reads it as data, does not read as its YAML or
+    // JSON, fails for that, said in one sentence, whatever its kind and whatever the
+    // grader could derive: the student has that file to write first.
+    let reads_data = !check.kind.reads_text() && matches!(check.format, Format::Yaml | Format::YamlStream | Format::Json);
+    let unreadable = if reads_data { cx.artifact.data().err() } else { cx.artifact.text().err() };
+    if let Some(said) = unreadable {
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
         return r;

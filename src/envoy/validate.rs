@@ -126,10 +126,7 @@ impl Cache {
                 **done = Some(s.and_then(Started::finish));
             }
         }
-        let mut out = vec![None; files.len()];
-        for (done, i) in &claimed {
-            out[*i] = (**done).clone();
-        }
-        out.into_iter().map(|v| v.expect("every slot claimed is filled above")).collect()
+        claimed.sort_by_key(|(_, i)| *i);
+        claimed.iter().map(|(done, _)| (**done).clone().expect("every slot claimed is filled above")).collect()
     }
 }
