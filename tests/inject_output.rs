@@ -27,6 +27,11 @@ fn real_output_shapes_get_full_marks() {
     // proxy.istio.io/overrides), and a proxyMetadata variable whose empty value the output
     // leaves out (`- name: X` alone).
     graded("k").assert_full_marks();
+    // O and P: a proxy.istio.io/config annotation in YAML as Istio reads it, beyond
+    // `key: value` lines: a flow map of proxyMetadata (O); a nested map, and a comment
+    // after the discovery address it overrides (P).
+    graded("o").assert_full_marks();
+    graded("p").assert_full_marks();
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! Errors are mapped back to the expression they came from.
 
 pub mod convert;
+mod fromyaml;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
@@ -154,7 +155,7 @@ fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec
         .map_err(|errs| load_errors(code, errs))?;
     let vars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
     Compiler::default()
-        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()))
+        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()).chain(fromyaml::natives()))
         .with_global_vars(vars.iter().map(|s| s.as_str()))
         .compile(modules)
         .map_err(|errs| {
