@@ -145,6 +145,12 @@ pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
     install_signal_handlers();
     let limits = Limits::get();
     cmd.process_group(0);
+    // Nothing of the grader's environment (a CI job's tokens) for a bootstrap to read
+    // (`/proc/self/environ`, `%ENVIRONMENT()%`): only where programs are.
+    cmd.env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
     unsafe {
         cmd.pre_exec(move || {
             // Die with the grader, whatever way it goes.
@@ -309,5 +315,20 @@ mod tests {
         slow.stop();
         assert!(slow.exited().is_some(), "stopped and reaped");
         assert!(!children().contains(&slow.pid()));
+    }
+
+    /// A child sees none of the grader's environment but PATH: a bootstrap could read
+    /// its own (`/proc/self/environ`), and a CI job's holds tokens.
+    #[test]
+    fn a_child_gets_path_alone_of_the_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("env");
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "env > \"$0\"", out.to_str().unwrap()]).env("LABCHECK_TEST_SECRET", "s3cret");
+        let mut child = spawn(cmd).expect("sh starts");
+        assert_eq!(child.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(0));
+        let env = std::fs::read_to_string(&out).unwrap();
+        let names: Vec<&str> = env.lines().filter_map(|l| l.split('=').next()).filter(|n| !["PWD", "SHLVL", "_"].contains(n)).collect();
+        assert_eq!(names, ["PATH"], "{env}");
     }
 }

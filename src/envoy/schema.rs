@@ -102,6 +102,9 @@ message!(STATIC_RESOURCES, "envoy.config.bootstrap.v3.Bootstrap.StaticResources"
 message!(DYNAMIC_RESOURCES, "envoy.config.bootstrap.v3.Bootstrap.DynamicResources", [
     "lds_config" => Msg(&CONFIG_SOURCE),
     "cds_config" => Msg(&CONFIG_SOURCE),
+    // xDS-TP collection locators: `file://` has Envoy read (or block on) any file.
+    "lds_resources_locator" => Refuse(ReadsFiles),
+    "cds_resources_locator" => Refuse(ReadsFiles),
     "ads_config" => Msg(&API_CONFIG_SOURCE),
 ]);
 

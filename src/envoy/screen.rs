@@ -230,7 +230,8 @@ mod tests {
             "flags_path": "/etc",
             "static_resources": {"listeners": [{"name": "l"}], "clusters": [{"name": "a",
                 "transport_socket": {"name": "t", "typed_config": {"@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext"}}}]},
-            "dynamic_resources": {"cds_config": {"path": "/etc/cds.yaml"},
+            "dynamic_resources": {"cds_config": {"path": "/etc/cds.yaml"}, "lds_resources_locator": "file:///etc/passwd",
+                "cdsResourcesLocator": "file:///proc/self/environ",
                 "ads_config": {"grpc_services": [{"google_grpc": {"target_uri": "evil.example:443"}}]}},
             "layered_runtime": {"layers": [{"name": "d", "disk_layer": {"symlink_root": "/srv"}}]},
         });
@@ -239,6 +240,8 @@ mod tests {
             (".static_resources.listeners".into(), Why::Risk(Risk::Listens)),
             (".static_resources.clusters[0].transport_socket.typed_config".into(), Why::Extension("envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext".into())),
             (".dynamic_resources.cds_config.path".into(), Why::Risk(Risk::ReadsFiles)),
+            (".dynamic_resources.lds_resources_locator".into(), Why::Risk(Risk::ReadsFiles)),
+            (".dynamic_resources.cdsResourcesLocator".into(), Why::Risk(Risk::ReadsFiles)),
             (".dynamic_resources.ads_config.grpc_services[0].google_grpc".into(), Why::Risk(Risk::Connects)),
             (".layered_runtime.layers[0].disk_layer".into(), Why::Risk(Risk::ReadsFiles)),
         ]);
