@@ -61,6 +61,26 @@ fn a_wide_alias_bomb_gets_a_verdict_within_128_mib() {
     }
 }
 
+/// One long string, repeated by aliases in three files: few values, but 400 MB of text
+/// each (it took 2.7 GB and 10 s, and a larger one aborted the grader and its class).
+#[test]
+fn a_long_string_repeated_by_aliases_gets_a_verdict_within_128_mib() {
+    let bomb = format!("x: &x {}\ny: [{}]\n", "a".repeat(400_000), vec!["*x"; 1000].join(","));
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml", "inject.yaml"] {
+        c.write(f, &bomb);
+    }
+    let out = within(c.grade().no_envoy().std_command_with(None), 128);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    for id in ["bootstrap.exists", "typo.exists", "inject.exists"] {
+        let c = check(&report, id);
+        assert_eq!(c["status"], "fail", "{id}");
+        assert!(c["message"].as_str().unwrap().contains("bytes of text, counting each text an alias repeats"), "{c}");
+    }
+    assert_eq!(check(&report, "node.exists")["status"], "pass");
+}
+
 #[test]
 fn an_alias_bomb_from_the_instructor_side_is_refused_too() {
     let lab = tempfile::tempdir().unwrap();

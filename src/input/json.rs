@@ -1,13 +1,13 @@
 //! JSON that refuses duplicate keys instead of silently keeping the last one.
 
-use super::tree::{Budget, Keys, Strict};
+use super::tree::{Keys, Strict};
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
 pub fn parse(text: &str) -> Result<Value, String> {
     let mut de = serde_json::Deserializer::from_str(text);
     // JSON has no aliases: the budget only caps a lab file's size in values.
-    let budget = Budget::new(super::yaml::max_values(text));
+    let budget = super::yaml::budget(text);
     let v = Strict(&budget, Keys::Unique).deserialize(&mut de).map_err(describe)?;
     de.end().map_err(describe)?;
     Ok(v)

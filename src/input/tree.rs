@@ -13,16 +13,26 @@ use serde_json::{Map, Number, Value};
 use std::cell::Cell;
 use std::fmt;
 
-/// How many more values a reading may make.
+/// How many more values, and how many more bytes of text, a reading may make.
 pub struct Budget {
     left: Cell<usize>,
     limit: usize,
-    spent: Cell<bool>,
+    text_left: Cell<usize>,
+    text_limit: usize,
+    spent: Cell<Option<Spent>>,
+}
+
+/// What a reading ran out of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spent {
+    Values,
+    /// Bytes of text: one long string that aliases repeat is few values but much memory.
+    Text,
 }
 
 impl Budget {
-    pub fn new(limit: usize) -> Budget {
-        Budget { left: Cell::new(limit), limit, spent: Cell::new(false) }
+    pub fn new(limit: usize, text_limit: usize) -> Budget {
+        Budget { left: Cell::new(limit), limit, text_left: Cell::new(text_limit), text_limit, spent: Cell::new(None) }
     }
 
     /// The most values it allows.
@@ -30,24 +40,41 @@ impl Budget {
         self.limit
     }
 
-    /// Whether a reading asked for more than it allows: then the reading's error is
-    /// that, whatever the format wrapped around it.
-    pub fn spent(&self) -> bool {
+    /// The most bytes of text it allows.
+    pub fn text_limit(&self) -> usize {
+        self.text_limit
+    }
+
+    /// What a reading asked for more of than it allows, if it did: then the reading's
+    /// error is that, whatever the format wrapped around it.
+    pub fn spent(&self) -> Option<Spent> {
         self.spent.get()
     }
 
     /// One more value, or the error that says the budget is spent.
     fn take<E: de::Error>(&self) -> Result<(), E> {
-        match self.left.get().checked_sub(1) {
-            Some(left) => {
-                self.left.set(left);
+        Self::spend(&self.left, 1, || self.run_out(Spent::Values))
+    }
+
+    /// One more value, a text of `bytes` bytes.
+    fn take_text<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
+        self.take()?;
+        Self::spend(&self.text_left, bytes, || self.run_out(Spent::Text))
+    }
+
+    fn spend<E: de::Error>(left: &Cell<usize>, n: usize, out: impl FnOnce() -> E) -> Result<(), E> {
+        match left.get().checked_sub(n) {
+            Some(rest) => {
+                left.set(rest);
                 Ok(())
             }
-            None => {
-                self.spent.set(true);
-                Err(E::custom(format_args!("more than {} values, counting each value an alias repeats", self.limit)))
-            }
+            None => Err(out()),
         }
+    }
+
+    fn run_out<E: de::Error>(&self, what: Spent) -> E {
+        self.spent.set(Some(what));
+        E::custom(format_args!("more than the {what:?} a reading may make, counting what each alias repeats"))
     }
 }
 
@@ -98,11 +125,11 @@ impl<'de> Visitor<'de> for Strict<'_> {
         }))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        self.0.take()?;
+        self.0.take_text(v.len())?;
         Ok(Value::String(v.to_string()))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
-        self.0.take()?;
+        self.0.take_text(v.len())?;
         Ok(Value::String(v))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
@@ -175,8 +202,8 @@ impl<'de> Visitor<'de> for Count<'_> {
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
         self.0.take()
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        self.0.take()
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.take_text(v.len())
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         self.0.take()

@@ -1,7 +1,7 @@
 //! YAML (and JSON written as YAML) into JSON values, refusing what would make the
 //! parser hang or blow up: deep flow nesting, alias bombs, duplicate keys.
 
-use super::tree::{Budget, Count, Strict};
+use super::tree::{Budget, Count, Spent, Strict};
 pub use super::tree::Keys;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use crate::lang::{files::Files, t};
@@ -26,6 +26,19 @@ pub fn max_values(text: &str) -> usize {
     text.len().clamp(MIN_VALUES, MAX_VALUES)
 }
 
+/// How many bytes of text (strings and keys) a text may be read into, counting every
+/// string an alias repeats each time: twice its size, and at least 1 MiB. Without
+/// aliases a text never reaches that: an escape (`\L`) makes at most three bytes of
+/// two; with them, a long string repeated is refused however few values it makes.
+pub fn max_text(text: &str) -> usize {
+    text.len().saturating_mul(2).max(1 << 20)
+}
+
+/// The budget a text is read within.
+pub fn budget(text: &str) -> Budget {
+    Budget::new(max_values(text), max_text(text))
+}
+
 /// One YAML document. Empty documents after it are fine (a trailing `---`); an empty
 /// document before it, or a second document with content, is refused rather than
 /// guessed at.
@@ -47,7 +60,7 @@ pub fn parse_envoy_doc(text: &str) -> Result<Value, String> {
 /// documents read.
 fn parse_docs(text: &str, keys: Keys, most: usize) -> Result<Value, String> {
     precheck(text)?;
-    let budget = Budget::new(max_values(text));
+    let budget = budget(text);
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate().take(most) {
         // An error in the first document is said as of the file; in a later one, with
@@ -71,7 +84,7 @@ fn parse_docs(text: &str, keys: Keys, most: usize) -> Result<Value, String> {
 pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
     precheck(text)?;
     // One budget for the whole stream: each document may hold its own aliases.
-    let budget = Budget::new(max_values(text));
+    let budget = budget(text);
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
         let doc = Strict(&budget, Keys::Unique).deserialize(de).map_err(|e| t!(Files::InDocument, n = i + 1, said = describe_in(text, e, &budget)))?;
@@ -88,10 +101,10 @@ pub fn parse_stream(text: &str) -> Result<Vec<Value>, String> {
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, serde_yaml::Error> {
     use serde::de::Error;
     precheck(text).map_err(serde_yaml::Error::custom)?;
-    let budget = Budget::new(max_values(text));
+    let budget = budget(text);
     for de in serde_yaml::Deserializer::from_str(text) {
         match Count(&budget).deserialize(de) {
-            Err(e) if budget.spent() => return Err(serde_yaml::Error::custom(describe(e, &budget))),
+            Err(e) if budget.spent().is_some() => return Err(serde_yaml::Error::custom(describe(e, &budget))),
             // Any other error is the reading's own to report, with its place.
             Err(_) => break,
             Ok(()) => {}
@@ -114,9 +127,11 @@ fn describe_in(text: &str, e: serde_yaml::Error, budget: &Budget) -> String {
 /// The error in words a student reads. libyaml's own limits have no type of their own in
 /// serde_yaml, only their message: matched to explain them, never to decide anything.
 fn describe(e: serde_yaml::Error, budget: &Budget) -> String {
-    if budget.spent() {
-        // Without serde_yaml's path and place: where the budget ran out says nothing useful.
-        return t!(Files::AliasBomb, n = budget.limit());
+    // Without serde_yaml's path and place: where the budget ran out says nothing useful.
+    match budget.spent() {
+        Some(Spent::Values) => return t!(Files::AliasBomb, n = budget.limit()),
+        Some(Spent::Text) => return t!(Files::AliasTextBomb, n = budget.text_limit()),
+        None => {}
     }
     let text = e.to_string();
     if text.contains("repetition limit exceeded") {
@@ -264,6 +279,18 @@ mod tests {
         assert_eq!(from_str::<std::collections::BTreeMap<String, u8>>("a: 1\n").unwrap()["a"], 1);
     }
 
+    /// One long string repeated by aliases: few values, much text.
+    #[test]
+    fn a_long_string_repeated_by_aliases_is_refused_by_its_bytes() {
+        let bomb = format!("a: &a {}\nb: [{}]\n", "x".repeat(400_000), vec!["*a"; 1000].join(","));
+        let e = parse_doc(&bomb).unwrap_err();
+        assert_eq!(e, format!("it expands to more than {} bytes of text, counting each text an alias repeats (a YAML alias bomb?); the grader reads at most that much", 1 << 20));
+        assert!(from_str::<serde_json::Value>(&bomb).unwrap_err().to_string().contains("bytes of text"));
+        // A few repeats of a shorter one are fine.
+        let few = format!("a: &a {}\nb: [*a, *a, *a]\n", "x".repeat(200_000));
+        assert_eq!(parse_doc(&few).unwrap()["b"].as_array().unwrap().len(), 3);
+    }
+
     #[test]
     fn a_text_without_aliases_never_reaches_the_budget() {
         // A value takes a byte at least (`{a,b,...}`: a key and its null), so the
@@ -271,6 +298,9 @@ mod tests {
         let keys: Vec<String> = (0..200_000).map(|i| format!("k{i}")).collect();
         let flat = format!("{{{}}}", keys.join(","));
         assert_eq!(parse_doc(&flat).unwrap().as_object().unwrap().len(), 200_000);
+        // Nor the text budget: a string's bytes are at most 3/2 of its escapes'.
+        let escapes = format!("a: \"{}\"\n", "\\L".repeat(300_000));
+        assert_eq!(parse_doc(&escapes).unwrap()["a"].as_str().unwrap().len(), 900_000);
         let list = format!("[{}]", vec!["0"; 300_000].join(","));
         assert_eq!(crate::input::json::parse(&list).unwrap().as_array().unwrap().len(), 300_000);
     }

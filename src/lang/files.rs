@@ -75,6 +75,11 @@ catalog! {
             ko: "펼치면 값이 {n}개를 넘습니다(앨리어스가 되풀이하는 값까지 셈, YAML 앨리어스 폭탄?). 채점기는 그 이상 읽지 않습니다",
             zh: "展开后超过 {n} 个值（别名重复的值也计入；YAML 别名炸弹？）；评分程序最多只读这么多",
         }
+        AliasTextBomb {
+            en: "it expands to more than {n} bytes of text, counting each text an alias repeats (a YAML alias bomb?); the grader reads at most that much",
+            ko: "펼치면 텍스트가 {n}바이트를 넘습니다(앨리어스가 되풀이하는 텍스트까지 셈, YAML 앨리어스 폭탄?). 채점기는 그 이상 읽지 않습니다",
+            zh: "展开后文本超过 {n} 字节（别名重复的文本也计入；YAML 别名炸弹？）；评分程序最多只读这么多",
+        }
         AliasRepeats { en: "too many alias expansions (a YAML alias bomb?)", ko: "앨리어스 펼침이 너무 많습니다(YAML 앨리어스 폭탄?)", zh: "别名展开次数过多（YAML 别名炸弹？）" }
         TooDeep { en: "nested too deeply", ko: "너무 깊게 중첩되어 있습니다", zh: "嵌套过深" }
         TooDeepAt { en: "nested too deeply (line {line} column {column})", ko: "너무 깊게 중첩되어 있습니다({line}번째 줄 {column}번째 열)", zh: "嵌套过深（第 {line} 行第 {column} 列）" }
