@@ -257,3 +257,26 @@ fn a_step_not_started_fails_even_where_no_envoy_answers() {
     assert!(g.with("error").is_empty(), "{:?}", g.with("error"));
     assert_eq!(g.code, Some(1));
 }
+
+/// `--step N` gives step N the verdicts a run of every step gives it: a mistake another
+/// step charges is not graded there, even when that step is not graded in this run.
+#[test]
+fn a_step_alone_has_the_verdicts_of_the_full_run() {
+    let statuses = |g: &Graded, step: u64| -> Vec<(String, String)> {
+        g.checks().iter().filter(|c| c["step"] == step).map(|c| (c["id"].as_str().unwrap().to_string(), c["status"].as_str().unwrap().to_string())).collect()
+    };
+    let no_bootstrap = Copy::sample();
+    no_bootstrap.remove("bootstrap.yaml");
+    let slow_boot = Copy::sample();
+    slow_boot.edit("bootstrap.yaml", "initial_fetch_timeout: 0s", "initial_fetch_timeout: 10s").edit("boot-typo.yaml", "initial_fetch_timeout: 0s", "initial_fetch_timeout: 10s");
+    let no_typo = Copy::sample();
+    no_typo.remove("boot-typo.yaml").remove("05-typo.txt");
+    for (copy, steps) in [(&no_bootstrap, &[5u64, 6][..]), (&slow_boot, &[6]), (&no_typo, &[8])] {
+        let full = copy.grade().launch().run();
+        for step in steps {
+            let alone = copy.grade().launch().args(&["--step", &step.to_string()]).run();
+            assert_eq!(statuses(&alone, *step), statuses(&full, *step), "--step {step}");
+            assert!(statuses(&alone, *step).iter().any(|(_, s)| s == "skip"), "--step {step}: a charged check");
+        }
+    }
+}

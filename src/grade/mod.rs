@@ -72,6 +72,9 @@ impl<'s> Grader<'s> {
         env.derive_lets(self.run_lets());
         let mut checks = self.check_rest(&env, &read, early_checks, &diagnosis);
         charge::charged(self.spec, &mut checks);
+        // Every step's checks were decided, so that a mistake is charged where the full
+        // run charges it; only the graded steps' are reported.
+        checks.retain(|c| self.graded(c.step));
         let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read));
         progress::not_started(&mut checks, &steps);
         let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
@@ -123,7 +126,7 @@ impl<'s> Grader<'s> {
 
     /// What is known before Envoy runs: the params, the lab's and the submission's
     /// files, the lets that read only those, and the verdicts of the checks that read
-    /// only those (by graded check, in the spec's order; `None` for the others).
+    /// only those (by check, in the spec's order; `None` for the others).
     fn before_envoy(&self, artifacts: &HashMap<String, Artifact>, diagnosis: &check::Diagnosis) -> (Env<'s>, Vec<Option<CheckResult>>) {
         let mut env = Env::new(self.spec);
         Self::set_run_values(self.spec, &self.sources, &mut env);
@@ -135,7 +138,9 @@ impl<'s> Grader<'s> {
         }
         env.derive_ready_lets(self.run_lets());
         let checks = self
-            .graded_checks()
+            .spec
+            .checks
+            .iter()
             .map(|c| Self::ready(c, &env).then(|| check::run(c, &Cx { env: &env, artifact: &artifacts[&c.file], validation: None }, diagnosis)))
             .collect();
         (env, checks)
@@ -158,10 +163,14 @@ impl<'s> Grader<'s> {
         }
     }
 
-    /// A verdict for every graded check, in the spec's order: those decided before Envoy
-    /// ran (`early`), and the others now.
+    /// A verdict for every check, in the spec's order: those decided before Envoy ran
+    /// (`early`), and the others now. A check of a step not graded (`--step`) whose
+    /// Envoy is not run is skipped; the others decide whether a mistake is charged to
+    /// their step, as in a run of every step.
     fn check_rest(&self, env: &Env, read: &Read, early: Vec<Option<CheckResult>>, diagnosis: &check::Diagnosis) -> Vec<CheckResult> {
-        self.graded_checks()
+        self.spec
+            .checks
+            .iter()
             .zip(early)
             .map(|(c, done)| {
                 done.unwrap_or_else(|| {
