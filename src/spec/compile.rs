@@ -160,6 +160,7 @@ fn checks(cx: &mut Ctx, file: &SpecFile, sources: &[Source], exprs: &mut Exprs) 
             checks.push(check(file, c, compiled, explain));
         }
     }
+    charged_to_named(cx, file);
     checks
 }
 
@@ -178,6 +179,19 @@ fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, expla
         format: file_format(file, &c.file),
         kind,
         explain,
+        charged_to: c.charged_to.clone(),
+    }
+}
+
+/// Each `charged_to` names a check of another step.
+fn charged_to_named(cx: &mut Ctx, file: &SpecFile) {
+    for c in &file.checks {
+        for p in &c.charged_to {
+            let named = |d: &&CheckDef| d.step != c.step && p.strip_suffix('*').map_or(d.id == *p, |prefix| d.id.starts_with(prefix));
+            if !file.checks.iter().any(|d| named(&d)) {
+                cx.err(Some(&format!("id: {}", c.id)), p, format!("check `{}`: `charged_to` `{p}` names no check of another step", c.id));
+            }
+        }
     }
 }
 
