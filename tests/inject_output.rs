@@ -252,8 +252,10 @@ fn an_unreadable_mesh_config_is_an_error_where_it_is_read_only() {
 }
 
 #[test]
-fn an_ambiguous_istio_proxy_is_an_error() {
-    // Two complete istio-proxy containers: the grader cannot tell which the lab means.
+fn two_complete_istio_proxies_in_inject_yaml_fail_step_0_only() {
+    // Two complete istio-proxy containers: no kube-inject output (it merges containers
+    // by name, and the lab's template adds one), so the student's file is why. Pasting
+    // the container twice never turns step 0 into the grader's error.
     let c = Copy::of(fixture("ist2-boot-g"));
     let inject = c.read("inject.yaml");
     let proxy_start = inject.find("      - args:\n        - proxy\n").expect("the complete istio-proxy");
@@ -261,12 +263,15 @@ fn an_ambiguous_istio_proxy_is_an_error() {
     let complete = &inject[proxy_start..proxy_end];
     c.edit("inject.yaml", "      - name: istio-proxy\n        resources: {}\n        volumeMounts:\n        - mountPath: /etc/ledger/certs\n          name: ledger-certs\n          readOnly: true\n", complete);
     let g = c.grade().params(fixture("lab-g/params.yaml")).no_envoy().run();
-    assert_eq!(g.status("inject.proxy"), "error");
-    assert!(g.message("inject.proxy").contains("more than one complete istio-proxy"), "{}", g.message("inject.proxy"));
-    // Later steps take the lab's values, which the lab's injection files give: a right
-    // answer passes there, and no student is failed for the ambiguity.
+    assert_eq!(g.status("inject.proxy"), "fail");
+    assert_eq!(g.message("inject.proxy"), "the pod template has 2 complete istio-proxy containers, where kube-inject adds one");
+    assert_eq!(g.status("inject.role"), "fail");
+    assert!(g.message("inject.role").contains("more than one complete istio-proxy container"), "{}", g.message("inject.role"));
+    assert!(g.with("error").is_empty(), "{:?}", g.with("error"));
+    assert_eq!(g.failing_steps().into_iter().collect::<Vec<_>>(), vec![0]);
+    assert_eq!(g.code, Some(1));
+    // Later steps take the lab's values, which the lab's injection files give.
     assert_eq!(g.status("args.role"), "pass");
-    assert!(g.with("fail").is_empty(), "{:?}", g.with("fail"));
 }
 
 #[test]
