@@ -117,6 +117,14 @@ impl<'de> Visitor<'de> for Strict<'_> {
         self.0.take()?;
         Ok(Value::from(v))
     }
+    /// An integer past 64 bits (YAML reads `18446744073709551616` so): a float, as JSON
+    /// and Envoy's own reader take it.
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        self.visit_f64(v as f64)
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        self.visit_f64(v as f64)
+    }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
         self.0.take()?;
         // YAML's .nan and .inf have no JSON form; keep them readable.
@@ -200,6 +208,12 @@ impl<'de> Visitor<'de> for Count<'_> {
         self.0.take()
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.0.take()
+    }
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        self.0.take()
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
         self.0.take()
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {

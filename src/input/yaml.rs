@@ -306,6 +306,11 @@ mod tests {
     }
 
     #[test]
+    fn an_integer_past_64_bits_is_a_number() {
+        assert_eq!(parse_doc("a: 18446744073709551616\nb: -18446744073709551617\n").unwrap(), json!({"a": 1.8446744073709552e19, "b": -1.8446744073709552e19}));
+    }
+
+    #[test]
     fn quoted_and_commented_brackets_do_not_count() {
         let text = format!("a: \"{}\"\n# {}\nb: it's [1]\n", "[".repeat(500), "{".repeat(500));
         assert_eq!(parse_doc(&text).unwrap()["b"], json!("it's [1]"));
