@@ -11,13 +11,16 @@ use std::sync::Mutex;
 
 /// Every subdirectory of `parent`, sorted by name. Hidden ones (`.git`) are left out,
 /// and named in one line on stderr, so that a submission whose name starts with a dot
-/// is not dropped unseen. A symbolic link is not followed, and said so on stderr: in an
+/// is not dropped unseen; so are files. A symbolic link is not followed, and said so on stderr: in an
 /// upload area it could lend a student another's submission (or any directory) as
 /// their own.
 pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", crate::display::path(parent)))?;
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut hidden: Vec<String> = Vec::new();
+    // Files beside the submissions (an upload left zipped, a README): named once, so
+    // that a submission handed in as a file is not dropped unseen.
+    let mut files: Vec<String> = Vec::new();
     for e in entries.flatten() {
         let hidden_name = e.file_name().to_string_lossy().starts_with('.');
         match e.file_type() {
@@ -28,12 +31,16 @@ pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
                 "labcheck: skipped {}: a symbolic link, not a submission directory of its own",
                 crate::display::path(&e.path())
             ),
-            _ => {}
+            _ => files.push(crate::display::path(Path::new(&e.file_name()))),
         }
     }
     if !hidden.is_empty() {
         hidden.sort();
         eprintln!("labcheck: skipped hidden directories (not graded): {}", hidden.join(", "));
+    }
+    if !files.is_empty() {
+        files.sort();
+        eprintln!("labcheck: skipped what is not a directory (not graded): {}", files.join(", "));
     }
     dirs.sort();
     Ok(dirs)

@@ -124,6 +124,7 @@ fn a_batch_says_what_it_leaves_out() {
     std::fs::create_dir(parent.path().join(".git")).unwrap();
     std::fs::create_dir(parent.path().join(".dave")).unwrap();
     std::fs::write(parent.path().join(".DS_Store"), "").unwrap();
+    std::fs::write(parent.path().join("frank.zip"), "PK").unwrap();
     std::os::unix::fs::symlink(parent.path().join("alice"), parent.path().join("eve")).unwrap();
     let res = Grade::batch(parent.path()).no_envoy().text().command().output().unwrap();
     let stdout = String::from_utf8_lossy(&res.stdout);
@@ -132,6 +133,7 @@ fn a_batch_says_what_it_leaves_out() {
     assert!(stderr.contains("skipped hidden directories (not graded): .dave, .git\n"), "{stderr}");
     assert!(stderr.contains("eve: a symbolic link, not a submission directory of its own"), "{stderr}");
     assert!(!stderr.contains(".DS_Store"), "hidden files are no submissions to mention: {stderr}");
+    assert!(stderr.contains("skipped what is not a directory (not graded): frank.zip\n"), "{stderr}");
 }
 
 /// A submission named `class`, or `x` beside `x.gradescope`, must not overwrite another

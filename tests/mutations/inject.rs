@@ -72,6 +72,10 @@ impl Sub<'_> {
                 let i = index_of(&Y::Sequence(args.clone()), flag, |a| a.as_str() == Some(flag))?;
                 ("args", args.into_iter().enumerate().filter(|(j, _)| *j != i && *j != i + 1).map(|(_, a)| a).collect())
             }
+            IOp::AddArgs(more) => {
+                let args = list(&mut docs, "args")?;
+                ("args", args.into_iter().chain(more.iter().map(|a| Y::String(a.to_string()))).collect())
+            }
         };
         *slot(&mut docs, &format!("{proxy}/{key}"), false)? = Y::Sequence(new);
         self.put_inject(&docs)

@@ -213,6 +213,8 @@ pub enum IOp {
     DelEnv(&'static str),
     /// The flag and the argument after it removed.
     DelFlag(&'static str),
+    /// These args added after istio-proxy's last.
+    AddArgs(&'static [&'static str]),
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -52,6 +52,8 @@ pub fn rows() -> Vec<Row> {
         r("inject.domain-expanded.lab", &[0], Inj(I::Flag("--domain"), Expand)),
         r("inject.domain-expanded.follow", &[0], Seq(&[Inj(I::Flag("--domain"), Expand), Kv(ARGS, "domain", Expand)])),
         r("inject.no-domain-flag", &[0], InjDo(IOp::DelFlag("--domain"))),
+        r("inject.domain-said-again", &[0], InjDo(IOp::AddArgs(&["--domain", "other.svc.cluster.local"]))).rule("pilot-agent takes the last of a flag said twice"),
+        r("inject.log-level-said-again", &[0], InjDo(IOp::AddArgs(&["--proxyLogLevel=trace"]))),
         r("inject.no-domain-flag.null", &[0, 1], Seq(&[InjDo(IOp::DelFlag("--domain")), Kv(ARGS, "domain", Lit("null"))])).rule(NULL),
         r("inject.log-level.lab", &[0], Inj(I::Opt("--proxyLogLevel"), Lit("trace"))),
         r("inject.log-level.follow", &[0], Seq(&[Inj(I::Opt("--proxyLogLevel"), Lit("trace")), Kv(ARGS, "proxy_log_level", Lit("trace"))])),
@@ -412,6 +414,7 @@ pub fn rows() -> Vec<Row> {
         r("boot.timeouts-integer", &[4], Seq(&[Boot(B::Set("@cds/initial_fetch_timeout", "0")), Boot(B::Set("@lds/initial_fetch_timeout", "0"))]))
             .rule("with two bad fields Envoy names either, run by run: 04 and 05 may name the other one than the grader's run"),
         r("boot.lds.timeout-ms", &[4], Boot(B::Set("@lds/initial_fetch_timeout", "0ms"))), // rejected
+        p("boot.timeout-minus-zero", Seq(&[Boot(B::Set("@cds/initial_fetch_timeout", "-0s")), Boot(B::Set("@lds/initial_fetch_timeout", "-0s"))])).rule("Envoy reads -0s as 0s"),
         r("boot.lds.deleted", &[4], Boot(B::Del("@lds"))),
         r("boot.type.static", &[4], Boot(B::Set("@c/type", "STATIC"))), // rejected: malformed IP address
         r("boot.type.logical-dns", &[4], Boot(B::Set("@c/type", "LOGICAL_DNS"))),
@@ -611,6 +614,7 @@ pub fn rows() -> Vec<Row> {
         p("report.blank-lines", Text(REP, T::Blank)),
         p("report.keys-reordered", KvMove(REP, "xds_address", "ready_without_istiod")),
         p("report.heading", Text(REP, T::Prepend("# Checklist: the sidecar does not start"))).rule("a title above the four lines is Markdown, not a fifth key"),
+        p("report.recap-item-at-the-end", Text(REP, T::Append("- typo_rc=1"))).rule("a recap item saying a value again moves no key line below the explanations"),
         p("report.korean", Text(REP, T::Expl(E::Korean))).rule("the lab asks for explanations, in any language"),
         p("report.chinese", Text(REP, T::Expl(E::Chinese))),
         p("report.indented-items", Text(REP, T::Expl(E::Indent))).rule("an indented Markdown item still starts with -"),
