@@ -49,7 +49,10 @@ pub fn safe(s: &str) -> String {
 /// A path, from the command line or a param, made safe to print: escaped like a value,
 /// and cut only where no real path reaches (Linux's PATH_MAX is 4096 bytes).
 pub fn path(p: &Path) -> String {
-    safe_max(&p.to_string_lossy(), 4096)
+    use std::os::unix::ffi::OsStrExt;
+    // Bytes that are not UTF-8 as `\xff`, so that two such names never read the same.
+    let text: String = p.as_os_str().as_bytes().utf8_chunks().map(|c| c.valid().to_string() + &c.invalid().iter().map(|b| format!("\\x{b:02x}")).collect::<String>()).collect();
+    safe_max(&text, 4096)
 }
 
 /// A message for stderr, made safe line by line and never cut: what a path or a name in
@@ -160,6 +163,11 @@ mod tests {
         let message = format!("cannot read {}: gone\nsecond \u{1b}[1mline", path(p));
         assert_eq!(safe_lines(&message), "cannot read /nonexistent/\\e]0;pwn\\u{7}\\e[2J\\nx: gone\nsecond \\e[1mline");
         assert_eq!(safe_lines(&"z".repeat(5000)), "z".repeat(5000));
+        // Bytes that are not UTF-8, each its own: two such names never read the same.
+        use std::os::unix::ffi::OsStrExt;
+        let odd = |b: &[u8]| path(Path::new(std::ffi::OsStr::from_bytes(b)));
+        assert_eq!(odd(b"\xff\xfebad"), "\\xff\\xfebad");
+        assert_ne!(odd(b"\xff\xfebad"), odd(b"\xfe\xffbad"));
     }
 
     #[test]
