@@ -216,3 +216,15 @@ fn a_reader_that_stops_early_is_no_error() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+#[test]
+fn charged_to_names_a_check_of_another_step() {
+    let two = "lab: t\ntitle: T\nsteps:\n  1: one\n  2: two\nchecks:\n  - id: a.x\n    step: 1\n    title: t\n    kind: exists\n    file: f.txt\n";
+    let e = spec_errors(&format!("{two}  - id: b\n    step: 2\n    title: t\n    kind: exists\n    file: g.txt\n    charged_to: [a.y, b, c.*]\n"));
+    assert_eq!(e, [
+        "bad.yaml:17:5: check `b`: `charged_to` `a.y` names no check of another step",
+        "bad.yaml:17:5: check `b`: `charged_to` `b` names no check of another step",
+        "bad.yaml:17:5: check `b`: `charged_to` `c.*` names no check of another step",
+    ]);
+    spec_ok(&format!("{two}  - id: b\n    step: 2\n    title: t\n    kind: exists\n    file: g.txt\n    charged_to: [a.x, a.*]\n"));
+}

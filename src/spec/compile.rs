@@ -187,9 +187,8 @@ fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, expla
 fn charged_to_named(cx: &mut Ctx, file: &SpecFile) {
     for c in &file.checks {
         for p in &c.charged_to {
-            let named = |d: &&CheckDef| d.step != c.step && p.strip_suffix('*').map_or(d.id == *p, |prefix| d.id.starts_with(prefix));
-            if !file.checks.iter().any(|d| named(&d)) {
-                cx.err(Some(&format!("id: {}", c.id)), p, format!("check `{}`: `charged_to` `{p}` names no check of another step", c.id));
+            if !file.checks.iter().any(|d| d.step != c.step && names_check(p, &d.id)) {
+                cx.err(Some(&format!("id: {}", c.id)), "charged_to:", format!("check `{}`: `charged_to` `{p}` names no check of another step", c.id));
             }
         }
     }

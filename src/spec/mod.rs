@@ -100,10 +100,15 @@ pub struct Check {
 impl Check {
     /// Whether `id` is among the checks this one's failure is charged to.
     pub fn charged_to(&self, id: &str) -> bool {
-        self.charged_to.iter().any(|p| match p.strip_suffix('*') {
-            Some(prefix) => id.starts_with(prefix),
-            None => p == id,
-        })
+        self.charged_to.iter().any(|p| names_check(p, id))
+    }
+}
+
+/// Whether a check id or `prefix.*` (as `charged_to` holds) names the check `id`.
+pub fn names_check(pattern: &str, id: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => id.starts_with(prefix),
+        None => pattern == id,
     }
 }
 
