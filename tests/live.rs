@@ -121,7 +121,7 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
     // the file, which step 4 charges: the live checks are not graded, and say why, in
     // Envoy's words, whether probed or launched.
     let c = Copy::sample();
-    c.edit("bootstrap.yaml", "cluster_name: xds-grpc", "cluster_name: xds-grcp");
+    c.edit("bootstrap.yaml", "- envoy_grpc:\n        cluster_name: xds-grpc", "- envoy_grpc:\n        cluster_name: xds-grcp");
     let wrapper = Wrapper::new();
     for run in [c.grade().launch(), c.grade().param(&format!("admin_port={}", free_port()))] {
         let out = run.command_with(Some(&wrapper)).output().unwrap();
@@ -136,7 +136,7 @@ fn a_bootstrap_envoy_rejects_has_no_live_values_in_either_mode() {
         assert!(m.contains("Unknown gRPC client cluster 'xds-grcp'"), "{m}");
         assert!(m.ends_with(" (step 4) charges it"), "{m}");
         // No other step is charged for it: not 6 nor 8, nor 5 (boot-typo.yaml, left as
-        // it was, differs from this bootstrap.yaml where step 4 finds it wrong).
+        // it was, differs from this bootstrap.yaml only in ADS's name).
         let failing: std::collections::BTreeSet<u64> = g["checks"].as_array().unwrap().iter().filter(|c| c["status"] == "fail").map(|c| c["step"].as_u64().unwrap()).collect();
         assert_eq!(failing, [4].into(), "{g}");
         assert_eq!(out.status.code(), Some(1));

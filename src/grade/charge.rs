@@ -1,7 +1,6 @@
 //! One mistake costs one step: a check that cannot be decided because another file of
-//! the submission is missing or lacks a value, or one that fails for a mistake the spec
-//! says another step's check charges (`charged_to`), is not graded where that check
-//! already fails for it.
+//! the submission is missing or lacks a value is not graded where that file's own
+//! check already fails for it.
 
 use crate::lang::{checks::Checks, t};
 use crate::result::{CheckResult, Status};
@@ -12,7 +11,7 @@ use crate::spec::Spec;
 /// check of that file, in another step, fails: that check charges the mistake.
 pub fn charged(spec: &Spec, checks: &mut [CheckResult]) {
     let file_of = |id: &str| spec.checks.iter().find(|c| c.id == id).map(|c| c.file.as_str());
-    let mut charging: Vec<(usize, String, u32, String)> = checks
+    let charging: Vec<(usize, String, u32, String)> = checks
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
@@ -21,7 +20,6 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult]) {
             Some((i, by.id.clone(), by.step, charge.reason.clone()))
         })
         .collect();
-    charging.extend(charged_to(spec, checks));
     for (i, id, step, reason) in charging {
         let c = &mut checks[i];
         c.status = Status::Skip;
@@ -29,21 +27,4 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult]) {
         c.max_points = 0;
         c.message = crate::display::safe_max(&t!(Checks::NotGradedSee, message = reason, id = id, step = step), 1000);
     }
-}
-
-/// A failing check whose spec names, in `charged_to`, a check of another step that
-/// fails too: its failure is that one's mistake seen from a later file (boot-typo.yaml
-/// compared with a wrong bootstrap.yaml), not graded again.
-fn charged_to(spec: &Spec, checks: &[CheckResult]) -> Vec<(usize, String, u32, String)> {
-    checks
-        .iter()
-        .enumerate()
-        // A check that fails for its own file (missing, unreadable) is its step's.
-        .filter(|(_, c)| c.status == Status::Fail && c.charged_by.is_none() && c.file_problem.is_none())
-        .filter_map(|(i, c)| {
-            let def = spec.checks.iter().find(|d| d.id == c.id)?;
-            let by = checks.iter().find(|d| d.step != c.step && d.status == Status::Fail && d.charged_by.is_none() && def.charged_to(&d.id))?;
-            Some((i, by.id.clone(), by.step, c.message.clone()))
-        })
-        .collect()
 }

@@ -160,7 +160,6 @@ fn checks(cx: &mut Ctx, file: &SpecFile, sources: &[Source], exprs: &mut Exprs) 
             checks.push(check(file, c, compiled, explain));
         }
     }
-    charged_to_named(cx, file);
     checks
 }
 
@@ -179,18 +178,6 @@ fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, expla
         format: file_format(file, &c.file),
         kind,
         explain,
-        charged_to: c.charged_to.clone(),
-    }
-}
-
-/// Each `charged_to` names a check of another step.
-fn charged_to_named(cx: &mut Ctx, file: &SpecFile) {
-    for c in &file.checks {
-        for p in &c.charged_to {
-            if !file.checks.iter().any(|d| d.step != c.step && names_check(p, &d.id)) {
-                cx.err(Some(&format!("id: {}", c.id)), "charged_to:", format!("check `{}`: `charged_to` `{p}` names no check of another step", c.id));
-            }
-        }
     }
 }
 

@@ -92,24 +92,6 @@ pub struct Check {
     /// What the check's kind decides, compiled from its fields (see `check::kinds`).
     pub kind: Box<dyn crate::check::Kind>,
     pub explain: Vec<Explain>,
-    /// Checks of other steps (ids, or `prefix.*`) that charge this one's failure when
-    /// they fail (`grade::charge`).
-    pub charged_to: Vec<String>,
-}
-
-impl Check {
-    /// Whether `id` is among the checks this one's failure is charged to.
-    pub fn charged_to(&self, id: &str) -> bool {
-        self.charged_to.iter().any(|p| names_check(p, id))
-    }
-}
-
-/// Whether a check id or `prefix.*` (as `charged_to` holds) names the check `id`.
-pub fn names_check(pattern: &str, id: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => id.starts_with(prefix),
-        None => pattern == id,
-    }
 }
 
 pub struct Explain {

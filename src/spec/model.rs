@@ -201,14 +201,10 @@ pub struct CheckDef {
     pub found: Option<String>,
     #[serde(default)]
     pub explain: Vec<ExplainDef>,
-    /// Checks of another step (ids, or `prefix.*`) whose failure is the reason this one
-    /// fails too: it is then not graded, that check charges the mistake.
-    #[serde(default)]
-    pub charged_to: Vec<String>,
     /// The kind's own fields, by name, as written.
     #[serde(flatten)]
     pub fields: IndexMap<String, serde_yaml::Value>,
 }
 
 /// The fields every check has, whatever its kind.
-pub const COMMON_FIELDS: &[&str] = &["id", "step", "title", "kind", "file", "hint", "points", "hidden", "where", "why", "explain", "charged_to"];
+pub const COMMON_FIELDS: &[&str] = &["id", "step", "title", "kind", "file", "hint", "points", "hidden", "where", "why", "explain"];

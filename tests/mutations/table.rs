@@ -433,11 +433,11 @@ pub fn rows() -> Vec<Row> {
         r("boot.endpoint.no-load-assignment", &[4], Boot(B::Del("@c/load_assignment"))),
         r("boot.cluster-list.duplicate", &[4], Boot(B::Dup("@c"))), // rejected: duplicate cluster
         r("boot.cluster-list.empty", &[4], Boot(B::Set("static_resources/clusters", "[]"))), // rejected
-        r("boot.id.ip+node-stale", &[4], Seq(&[Boot(B::Id(1, Lit("127.0.0.1"))), Restore(NODE)])).rule("06-node.json holds the lab's node: bootstrap.yaml's wrong node is step 4's alone (charged_to)"),
+        r("boot.id.ip+node-stale", &[4], Seq(&[Boot(B::Id(1, Lit("127.0.0.1"))), Restore(NODE)])).rule("06-node.json holds the lab's node: bootstrap.yaml's wrong node is step 4's alone"),
         r("boot.meta+node-stale", &[4], Seq(&[Boot(B::Del("@meta/MESH_ID")), Restore(NODE)])),
         // ---- Step 4: a mistake made in bootstrap.yaml alone: boot-typo.yaml and
         // 06-node.json keep the reference's right values, and step 4 alone is charged.
-        r("boot-only.admin-port", &[4], Seq(&[BootOnly(B::Map("@port", Inc)), Restore(NODE)])).rule("a bootstrap.yaml mistake boot-typo.yaml does not copy is step 4's alone (charged_to)"),
+        r("boot-only.admin-port", &[4], Seq(&[BootOnly(B::Map("@port", Inc)), Restore(NODE)])).rule("a bootstrap.yaml mistake boot-typo.yaml does not copy is step 4's alone"),
         r("boot-only.id-ip", &[4], Seq(&[BootOnly(B::Id(1, Lit("127.0.0.1"))), Restore(NODE)])),
         r("boot-only.cluster-upper", &[4], Seq(&[BootOnly(B::Map("node/cluster", Upper)), Restore(NODE)])),
         r("boot-only.meta-no-mesh-id", &[4], Seq(&[BootOnly(B::Del("@meta/MESH_ID")), Restore(NODE)])),
@@ -446,6 +446,10 @@ pub fn rows() -> Vec<Row> {
         r("boot-only.h2-none", &[4], Seq(&[BootOnly(B::H2(H::None)), Restore(NODE)])),
         r("boot-only.static-name", &[4], Seq(&[BootOnly(B::Map("@c/name", Suf("s"))), Restore(NODE)])),
         r("boot-only.endpoint-port", &[4], Seq(&[BootOnly(B::Set("@ep/port_value", "15010")), Restore(NODE)])).only(&[A, Lb, Lc]),
+        // A second mistake beside it, in boot-typo.yaml or 06-node.json, is still theirs.
+        r("boot-only.admin-port+typo-timeout", &[4, 5], Seq(&[BootOnly(B::Map("@port", Inc)), Restore(NODE), Typo(B::Set("@cds/initial_fetch_timeout", "10s"))])).rule("only what boot-typo.yaml has right is excused"),
+        r("boot-only.type+typo-copies-and-changes-more", &[4, 5], Seq(&[Boot(B::Set("@c/type", "LOGICAL_DNS")), Restore(NODE), Typo(B::H2(H::None))])),
+        r("boot-only.id+node-other-cluster", &[4, 6], Seq(&[BootOnly(B::Id(1, Lit("127.0.0.1"))), Restore(NODE), Node(N::Set("cluster", "other.default"))])),
         p("boot-only.timeout-spelt-longer", Seq(&[BootOnly(B::Set("@cds/initial_fetch_timeout", "0.000s")), Restore(NODE)])).rule("two bootstraps compare as Envoy reads them: 0.000s is 0s"),
         p("boot-only.type-lower-case", Seq(&[BootOnly(B::Set("@c/type", "strict_dns")), Restore(NODE)])).rule("two bootstraps compare as Envoy reads them: strict_dns is STRICT_DNS"),
         // ---- Step 4: 04-validate.txt

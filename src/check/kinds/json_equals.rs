@@ -1,5 +1,6 @@
 //! `json_equals`: the artifact (or the part a jq `path` picks) equals the value the
-//! grader derived (`expect`), compared as JSON values (see `compare`).
+//! grader derived (`expect`), or the second right answer `or` (when it can be had),
+//! compared as JSON values (see `compare`).
 
 use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
@@ -8,19 +9,23 @@ use crate::compare::{covered, diff};
 use crate::jq::{ExprId, Outcome};
 use crate::spec::fields::Fields;
 
-pub const KIND: KindDef = KindDef { name: "json_equals", fields: &["path", "expect"], compile: |f| Some(Box::new(compile(f, false)?)) };
+pub const KIND: KindDef = KindDef { name: "json_equals", fields: &["path", "expect", "or"], compile: |f| Some(Box::new(compile(f, false)?)) };
 
 /// A JSON comparison: whole (`json_equals`) or as a subset (`json_subset`).
 pub(super) struct Json {
     path: Option<ExprId>,
     expect: ExprId,
+    /// Another right value (a later file copying what an earlier step asks for, where
+    /// the earlier file is wrong): a failure is said against `expect`.
+    or: Option<ExprId>,
     subset: bool,
 }
 
 pub(super) fn compile(f: &mut Fields, subset: bool) -> Option<Json> {
     let expect = f.need("expect")?;
     let path = f.text("path").map(|p| f.expr("path", &p));
-    Some(Json { path, expect: f.expr("expect", &expect), subset })
+    let or = f.text("or").map(|o| f.expr("or", &o));
+    Some(Json { path, expect: f.expr("expect", &expect), or, subset })
 }
 
 impl Kind for Json {
@@ -41,6 +46,11 @@ impl Kind for Json {
         };
         let how = if self.subset { JsonUse::Subset } else { JsonUse::Equals };
         let exp = need!(expected_json(cx, self.expect, how));
+        if let Some(alt) = self.or.and_then(|o| expected_json(cx, o, how).ok())
+            && diff(&alt, &if self.subset { covered(&found, &alt) } else { found.clone() }, self.subset).is_none()
+        {
+            return Verdict::pass().expected(alt).found(found);
+        }
         // Of a subset, only what the expected value covers is the found value.
         let found = if self.subset { covered(&found, &exp) } else { found };
         let (v, detail) = match diff(&exp, &found, self.subset) {
@@ -75,7 +85,7 @@ impl Kind for Json {
     }
 
     fn needs(&self) -> Vec<ExprId> {
-        self.path.into_iter().chain([self.expect]).collect()
+        self.path.into_iter().chain([self.expect]).chain(self.or).collect()
     }
 }
 

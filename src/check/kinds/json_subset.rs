@@ -5,4 +5,4 @@
 
 use super::{json_equals, KindDef};
 
-pub const KIND: KindDef = KindDef { name: "json_subset", fields: &["path", "expect"], compile: |f| Some(Box::new(json_equals::compile(f, true)?)) };
+pub const KIND: KindDef = KindDef { name: "json_subset", fields: &["path", "expect", "or"], compile: |f| Some(Box::new(json_equals::compile(f, true)?)) };
