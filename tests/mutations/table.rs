@@ -54,6 +54,8 @@ pub fn rows() -> Vec<Row> {
         r("inject.no-domain-flag", &[0], InjDo(IOp::DelFlag("--domain"))),
         r("inject.domain-said-again", &[0], InjDo(IOp::AddArgs(&["--domain", "other.svc.cluster.local"]))).rule("pilot-agent takes the last of a flag said twice"),
         r("inject.log-level-said-again", &[0], InjDo(IOp::AddArgs(&["--proxyLogLevel=trace"]))),
+        r("inject.domain-said-again-with-equals", &[0], InjDo(IOp::AddArgs(&["--domain=other.svc.cluster.local"]))).rule("--name=value and --name value are one flag"),
+        r("inject.log-level-said-again-with-space", &[0], InjDo(IOp::AddArgs(&["--proxyLogLevel", "trace"]))),
         r("inject.no-domain-flag.null", &[0, 1], Seq(&[InjDo(IOp::DelFlag("--domain")), Kv(ARGS, "domain", Lit("null"))])).rule(NULL),
         r("inject.log-level.lab", &[0], Inj(I::Opt("--proxyLogLevel"), Lit("trace"))),
         r("inject.log-level.follow", &[0], Seq(&[Inj(I::Opt("--proxyLogLevel"), Lit("trace")), Kv(ARGS, "proxy_log_level", Lit("trace"))])),
@@ -414,6 +416,7 @@ pub fn rows() -> Vec<Row> {
         r("boot.timeouts-integer", &[4], Seq(&[Boot(B::Set("@cds/initial_fetch_timeout", "0")), Boot(B::Set("@lds/initial_fetch_timeout", "0"))]))
             .rule("with two bad fields Envoy names either, run by run: 04 and 05 may name the other one than the grader's run"),
         r("boot.lds.timeout-ms", &[4], Boot(B::Set("@lds/initial_fetch_timeout", "0ms"))), // rejected
+        p("boot-only.timeout-minus-zero", Seq(&[BootOnly(B::Set("@cds/initial_fetch_timeout", "-0s")), Restore(NODE)])),
         p("boot.timeout-minus-zero", Seq(&[Boot(B::Set("@cds/initial_fetch_timeout", "-0s")), Boot(B::Set("@lds/initial_fetch_timeout", "-0s"))])).rule("Envoy reads -0s as 0s"),
         r("boot.lds.deleted", &[4], Boot(B::Del("@lds"))),
         r("boot.type.static", &[4], Boot(B::Set("@c/type", "STATIC"))), // rejected: malformed IP address
