@@ -51,7 +51,11 @@ pub fn safe(s: &str) -> String {
 pub fn path(p: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     // Bytes that are not UTF-8 as `\xff`, so that two such names never read the same.
-    let text: String = p.as_os_str().as_bytes().utf8_chunks().map(|c| c.valid().to_string() + &c.invalid().iter().map(|b| format!("\\x{b:02x}")).collect::<String>()).collect();
+    let mut text = String::new();
+    for chunk in p.as_os_str().as_bytes().utf8_chunks() {
+        text.push_str(chunk.valid());
+        chunk.invalid().iter().for_each(|b| text.push_str(&format!("\\x{b:02x}")));
+    }
     safe_max(&text, 4096)
 }
 

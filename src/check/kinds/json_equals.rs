@@ -46,13 +46,14 @@ impl Kind for Json {
         };
         let how = if self.subset { JsonUse::Subset } else { JsonUse::Equals };
         let exp = need!(expected_json(cx, self.expect, how));
+        // Of a subset, only what the expected value covers is the found value.
+        let seen = |expected: &serde_json::Value| if self.subset { covered(&found, expected) } else { found.clone() };
         if let Some(alt) = self.or.and_then(|o| expected_json(cx, o, how).ok())
-            && diff(&alt, &if self.subset { covered(&found, &alt) } else { found.clone() }, self.subset).is_none()
+            && diff(&alt, &seen(&alt), self.subset).is_none()
         {
             return Verdict::pass().expected(alt).found(found);
         }
-        // Of a subset, only what the expected value covers is the found value.
-        let found = if self.subset { covered(&found, &exp) } else { found };
+        let found = seen(&exp);
         let (v, detail) = match diff(&exp, &found, self.subset) {
             None => (Verdict::pass().expected(exp).found(found), detail),
             // Show the values where they part, not two whole documents.
