@@ -7,6 +7,7 @@
 //! Errors are mapped back to the expression they came from.
 
 pub mod convert;
+mod fast_std;
 mod fromyaml;
 
 use jaq_core::load::{Arena, File, Loader};
@@ -148,14 +149,15 @@ fn dispatch(code: &mut String, lo: usize, hi: usize) {
 
 /// Compile jq code with jaq's standard library; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let loader = Loader::new(jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()));
+    let std_defs = jaq_std::defs().filter(|d| !(d.args.is_empty() && fast_std::REPLACED.contains(&d.name)));
+    let loader = Loader::new(jaq_core::defs().chain(std_defs).chain(jaq_json::defs()));
     let arena = Arena::default();
     let modules = loader
         .load(&arena, File { code, path: () })
         .map_err(|errs| load_errors(code, errs))?;
     let vars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
     Compiler::default()
-        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()).chain(fromyaml::natives()))
+        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()).chain(fromyaml::natives()).chain(fast_std::natives()))
         .with_global_vars(vars.iter().map(|s| s.as_str()))
         .compile(modules)
         .map_err(|errs| {
