@@ -11,12 +11,23 @@ use std::path::Path;
 pub const MANIFEST: &str = ".labcheck-manifest";
 const MANIFEST_HEAD: &str = "# Files labcheck wrote into this folder; the next run into it removes them first.";
 
-/// Write `content` as `dir/name`: into a new file of `dir` (created, never opened
-/// through a link), then renamed over `name`, whatever `name` was.
+/// Write `content` as `dir/name`. Where `name` is free (a new folder: the usual case),
+/// it is created exclusively, which never follows a link; where it exists, the content
+/// goes into a new file of `dir`, then renamed over `name`, whatever `name` was. The
+/// rename is a second change to the folder for each report: a class of 1000 writes
+/// 5000 of them (a tenth of a second on ext4).
 pub fn write(dir: &Path, name: &str, content: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = dir.join(name);
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o644).open(&path) {
+        // A report cut short (a full disk) is not left behind as if it were whole.
+        Ok(mut file) => return file.write_all(content).inspect_err(|_| drop(std::fs::remove_file(&path))),
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        Err(_) => {}
+    }
     let mut tmp = tempfile::Builder::new().prefix(".labcheck-").permissions(std::fs::Permissions::from_mode(0o644)).tempfile_in(dir)?;
     tmp.write_all(content)?;
-    tmp.persist(dir.join(name)).map(|_| ()).map_err(|e| e.error)
+    tmp.persist(path).map(|_| ()).map_err(|e| e.error)
 }
 
 /// The files an earlier run listed, or None when `dir` has no manifest. Only plain names
@@ -77,6 +88,17 @@ mod tests {
         assert!(!dir.path().join("nowhere").exists());
         assert_eq!(std::fs::read_to_string(out.join("alice.txt")).unwrap(), "report");
         assert!(std::fs::symlink_metadata(out.join("alice.txt")).unwrap().is_file());
+    }
+
+    #[test]
+    fn a_free_name_is_created_and_an_earlier_report_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "a.txt", b"first").unwrap();
+        assert_eq!(std::fs::metadata(dir.path().join("a.txt")).unwrap().permissions().mode() & 0o777, 0o644);
+        write(dir.path(), "a.txt", b"second, longer").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "second, longer");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["a.txt"], "no temporary file is left behind");
     }
 
     #[test]
