@@ -149,8 +149,9 @@ fn dispatch(code: &mut String, lo: usize, hi: usize) {
 
 /// Compile jq code with jaq's standard library; errors as (byte offset in `code`, message).
 fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec<(usize, String)>> {
-    let std_defs = jaq_std::defs().filter(|d| !(d.args.is_empty() && fast_std::REPLACED.contains(&d.name)));
-    let loader = Loader::new(jaq_core::defs().chain(std_defs).chain(jaq_json::defs()));
+    let replaced = |d: &jaq_core::load::parse::Def<&str>| d.args.is_empty() && fast_std::REPLACED.contains(&d.name);
+    let defs = jaq_core::defs().chain(jaq_std::defs()).filter(|d| !replaced(d));
+    let loader = Loader::new(defs.chain(jaq_json::defs()));
     let arena = Arena::default();
     let modules = loader
         .load(&arena, File { code, path: () })
