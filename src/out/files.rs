@@ -1,7 +1,7 @@
-//! Writing into `--out` without trusting what is already there: every file is written
-//! new and renamed into place, so a symbolic link planted under a report's name is
-//! replaced, never followed; and a manifest lists what labcheck wrote, so that the next
-//! run removes exactly those files and nothing else.
+//! Writing into `--out` without trusting what is already there: every file is created
+//! new (renamed into place where its name is taken), so a symbolic link planted under a
+//! report's name is replaced, never followed; and a manifest lists what labcheck wrote,
+//! so that the next run removes exactly those files and nothing else.
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
