@@ -53,23 +53,10 @@ fn type_name(v: &Val) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use crate::jq::{Outcome, Program, ProgramBuilder, convert};
     use serde_json::{Value, json};
 
     fn run(code: &str, input: Value) -> Value {
-        let mut b = ProgramBuilder::default();
-        let id = b.add(code, "test".into());
-        let p = b.build("", &[]).unwrap();
-        match p.run(
-            id,
-            &Program::vars(&[]),
-            convert::to_jaq(&input),
-            jaq_json::Val::Null,
-            jaq_json::Val::Null,
-        ) {
-            Outcome::Value(v) => convert::from_jaq(&v),
-            other => panic!("{code}: {other:?}"),
-        }
+        crate::jq::eval(code, &input).unwrap_or_else(|e| panic!("{code}: {e}"))
     }
 
     #[test]

@@ -19,18 +19,10 @@ fn filters<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
 
 #[cfg(test)]
 mod tests {
-    use crate::jq::{convert, Outcome, Program, ProgramBuilder};
     use serde_json::{json, Value};
 
     fn fromyaml(text: &str) -> Result<Value, String> {
-        let mut b = ProgramBuilder::default();
-        let id = b.add("fromyaml", "test".into());
-        let p = b.build("", &[]).unwrap();
-        match p.run(id, &Program::vars(&[]), convert::to_jaq(&json!(text)), jaq_json::Val::Null, jaq_json::Val::Null) {
-            Outcome::Value(v) => Ok(convert::from_jaq(&v)),
-            Outcome::Error(e) => Err(e),
-            Outcome::Empty => Err("empty".into()),
-        }
+        crate::jq::eval("fromyaml", &json!(text))
     }
 
     #[test]

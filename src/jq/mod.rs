@@ -280,6 +280,19 @@ impl Program {
     }
 }
 
+/// Run `code` alone (no spec definitions, no variables) on `input`: a test's one line.
+#[cfg(test)]
+pub(crate) fn eval(code: &str, input: &serde_json::Value) -> Result<serde_json::Value, String> {
+    let mut b = ProgramBuilder::default();
+    let id = b.add(code, "test".into());
+    let p = b.build("", &[]).map_err(|e| format!("{e:?}"))?;
+    match p.run(id, &Program::vars(&[]), convert::to_jaq(input), Val::Null, Val::Null) {
+        Outcome::Value(v) => Ok(convert::from_jaq(&v)),
+        Outcome::Error(e) => Err(e),
+        Outcome::Empty => Err("empty".into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
