@@ -41,12 +41,11 @@ impl Limits {
         })
     }
 
-    /// Set them on the calling process: in a child between fork and exec, so only
-    /// setrlimit(2), which is async-signal-safe.
-    pub fn apply(self) -> std::io::Result<()> {
-        set(libc::RLIMIT_DATA, self.memory_mib << 20, self.memory_mib << 20)?;
+    /// Set them on our unreaped child `pid` (so the PID names no other process).
+    pub fn apply_to(self, pid: u32) -> std::io::Result<()> {
+        set(pid, libc::RLIMIT_DATA, self.memory_mib << 20, self.memory_mib << 20)?;
         // SIGXCPU at the limit (Envoy leaves it to kill); SIGKILL two seconds later.
-        set(libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 2)
+        set(pid, libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 2)
     }
 }
 
@@ -59,10 +58,10 @@ fn hard(resource: libc::__rlimit_resource_t) -> u64 {
     r.rlim_max
 }
 
-fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
+fn set(pid: u32, resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
     let r = libc::rlimit { rlim_cur: soft, rlim_max: hard.max(soft) };
-    // SAFETY: setrlimit reads only `r`.
-    if unsafe { libc::setrlimit(resource, &r) } != 0 {
+    // SAFETY: prlimit reads only `r` and writes nothing (no old limits asked for).
+    if unsafe { libc::prlimit(pid as libc::pid_t, resource, &r, std::ptr::null_mut()) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
     Ok(())

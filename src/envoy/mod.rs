@@ -14,6 +14,7 @@ pub mod process;
 pub mod recording;
 pub mod said;
 pub mod schema;
+pub mod spawn;
 pub mod screen;
 pub mod validate;
 pub mod weight;
