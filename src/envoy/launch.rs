@@ -13,6 +13,8 @@ use super::closed_port::ClosedPort;
 use super::failure::{Failure, Setup};
 use super::limits::{self, Limits};
 use super::process::{self, Guarded, Lifetime, PrivateDir, Program};
+use super::watch::DirWatch;
+use std::os::fd::AsFd;
 use serde_json::Value;
 use std::path::Path;
 use std::process::ExitStatus;
@@ -75,6 +77,8 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, Failur
     // The admin address file is named from the directory Envoy runs in, its own.
     let args = ["-c", name, "--config-yaml", ADMIN_OVERRIDE, "--disable-hot-restart", "--admin-address-path", ADDRESS_FILE, "--log-level", "warn", "--concurrency", "1"];
     let program = Program { program: envoy, args: &args, dir: dir.path(), output: Some(&log) };
+    // Made before Envoy starts, so its write of the address cannot go unseen.
+    let watch = DirWatch::new(dir.path()).ok();
     let mut child = process::spawn(&program, Lifetime::DiesWithGrader).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
 
     let start = Instant::now();
@@ -86,10 +90,19 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, Failur
         if let Some(status) = child.exited() {
             return Err(exited(&child, status, &log_path, name, false));
         }
-        if start.elapsed() > START_TIMEOUT {
+        let left = START_TIMEOUT.saturating_sub(start.elapsed());
+        if left.is_zero() {
             child.stop();
             return Err(Failure::NoAdminPort { seconds: START_TIMEOUT.as_secs() });
         }
-        std::thread::sleep(Duration::from_millis(10));
+        // Woken by a write in Envoy's directory or by its exit; without a watch, a look
+        // every 10 ms.
+        match &watch {
+            Some(w) => {
+                child.wait_for_exit_or(w.as_fd(), left);
+                w.drain();
+            }
+            None => std::thread::sleep(left.min(Duration::from_millis(10))),
+        }
     }
 }

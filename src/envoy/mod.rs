@@ -15,6 +15,7 @@ pub mod recording;
 pub mod said;
 pub mod schema;
 pub mod spawn;
+pub mod watch;
 pub mod screen;
 pub mod validate;
 pub mod weight;
