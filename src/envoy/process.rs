@@ -140,28 +140,18 @@ pub struct Guarded {
     exit_fd: Option<OwnedFd>,
 }
 
-/// Start `program` as a tracked child (see [`spawn::Program`]), within the run's
-/// [`Limits`] of memory and CPU time.
+/// Start `program` as a tracked child (see [`Program`]), within the run's [`Limits`]
+/// of memory and CPU time.
 pub fn spawn(program: &Program, lifetime: Lifetime) -> std::io::Result<Guarded> {
     install_signal_handlers();
     // Register under the lock so a signal arriving now cannot miss this child.
     let mut reg = children();
-    let pid = super::spawn::start(program, lifetime)?;
+    let pid = super::spawn::start(program, lifetime, Limits::get())?;
     reg.push(pid);
-    drop(reg);
     // Opened while the child is ours and unreaped: the PID cannot name another process.
     let exit_fd = pidfd(pid);
-    let mut guarded = Guarded { pid, done: None, cpu: None, exit_fd };
-    // Set from here, the moment Envoy has started: what it mapped or spent before counts
-    // against them all the same, and it reads its file only later.
-    match Limits::get().apply_to(pid) {
-        // Already exited (ESRCH): nothing left to limit; its status tells the rest.
-        Err(e) if e.raw_os_error() != Some(libc::ESRCH) => {
-            guarded.stop();
-            Err(e)
-        }
-        _ => Ok(guarded),
-    }
+    drop(reg);
+    Ok(Guarded { pid, done: None, cpu: None, exit_fd })
 }
 
 /// A pidfd of our unreaped child `pid`.
@@ -265,11 +255,11 @@ impl Guarded {
     /// [`super::watch::DirWatch`] woken by a write), whichever comes first; without a
     /// pidfd, for `limit` or 10 ms, whichever is shorter.
     pub fn wait_for_exit_or(&self, other: BorrowedFd, limit: Duration) {
-        let waited = match &self.exit_fd {
+        let woken = match &self.exit_fd {
             Some(fd) => waited(&[fd.as_fd(), other], limit),
             None => waited(&[other], limit.min(Duration::from_millis(10))),
         };
-        if !waited {
+        if !woken {
             std::thread::sleep(limit.min(Duration::from_millis(10)));
         }
     }
@@ -382,6 +372,21 @@ mod tests {
             assert_eq!(mask("SigIgn:") & (1 << 12), 0, "{lifetime:?}: SIGPIPE ignored: {said}");
             assert_eq!(mask("SigBlk:"), 0, "{lifetime:?}: {said}");
         }
+    }
+
+    /// A forked child (a launched Envoy) is within its limits from its first
+    /// instruction: it reads them itself.
+    #[test]
+    fn a_forked_child_starts_within_its_limits() {
+        let said = output_of("grep -E '^Max (data size|cpu time)' /proc/self/limits", Lifetime::DiesWithGrader);
+        let l = Limits::get();
+        let row = |name: &str| -> Vec<String> {
+            let line = said.lines().find_map(|l| l.strip_prefix(name)).unwrap_or_else(|| panic!("no {name} in {said}"));
+            line.split_whitespace().take(2).map(String::from).collect()
+        };
+        let bytes = (l.memory_mib << 20).to_string();
+        assert_eq!(row("Max data size"), [bytes.clone(), bytes], "{said}");
+        assert_eq!(row("Max cpu time"), [l.cpu_seconds.to_string(), (l.cpu_seconds + 2).to_string()], "{said}");
     }
 
     /// A program named by a relative path is the one beside the grader, not one in the

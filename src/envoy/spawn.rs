@@ -1,13 +1,17 @@
-//! Starting a child: by posix_spawn(3) when it ends by itself, by fork(2) when it must
-//! die with the grader.
+//! Starting a child within its limits: by posix_spawn(3) when it ends by itself, by
+//! fork(2) when it must die with the grader.
 //!
 //! Why not `std::process::Command` for both: in a static glibc build it cannot find
 //! `posix_spawn_file_actions_addchdir_np` (it looks it up with dlsym), so any command
 //! with a working directory is started by fork(2), a copy of the grader's page tables
-//! and of every page the grader writes to next: about 2 ms of a full grade's 60 (two
-//! validations; measured with `make bench`'s (a)). posix_spawn starts the child with
-//! vfork semantics instead. Only a child that runs until stopped needs fork: it asks
-//! the kernel to kill it with the grader (PR_SET_PDEATHSIG), which only the child can.
+//! and of every page the grader writes to next: 1.5 ms of a full grade's 70 (two
+//! validations; `make bench`'s (a)). posix_spawn starts the child with vfork semantics
+//! instead, but runs none of our code in the child: its limits are set by prlimit(2) as
+//! soon as it has started (they are totals, so what it took before counts too), and it
+//! does not die with the grader. A validation may go so: it ends by itself, within its
+//! CPU time, and the screen keeps it from reading a file that could block it. A child
+//! that runs until stopped (a launched Envoy) is forked, and sets its limits and asks
+//! the kernel to kill it with the grader (PR_SET_PDEATHSIG) before it execs.
 
 use std::ffi::{CString, OsStr};
 use std::fs::File;
@@ -17,6 +21,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use super::limits::Limits;
 
 /// Whether a child ends by itself or must be made to die with the grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,21 +50,35 @@ impl Program<'_> {
         if self.bare() { Ok(self.program.to_path_buf()) } else { std::path::absolute(self.program) }
     }
 
+    /// A name without a slash, which exec looks up on PATH.
     fn bare(&self) -> bool {
-        self.program.components().count() == 1 && !self.program.is_absolute()
+        !self.program.as_os_str().as_bytes().contains(&b'/')
     }
 }
 
-/// Start `p` as `lifetime` asks; its PID.
-pub fn start(p: &Program, lifetime: Lifetime) -> io::Result<u32> {
+/// Start `p` as `lifetime` asks, within `limits`; its PID. The caller holds the
+/// registry's lock (`process.rs`), so the PID names this child until it registers it.
+pub(super) fn start(p: &Program, lifetime: Lifetime, limits: Limits) -> io::Result<u32> {
     match lifetime {
-        Lifetime::EndsByItself => spawn(p),
-        Lifetime::DiesWithGrader => fork_tied(p),
+        Lifetime::EndsByItself => {
+            let pid = spawn(p)?;
+            if let Err(e) = limits.apply_to(pid) {
+                // Not registered yet: ours alone to kill and reap.
+                // SAFETY: kill(2) and waitpid(2) on our own unreaped child.
+                unsafe {
+                    libc::kill(pid as i32, libc::SIGKILL);
+                    libc::waitpid(pid as i32, std::ptr::null_mut(), 0);
+                }
+                return Err(e);
+            }
+            Ok(pid)
+        }
+        Lifetime::DiesWithGrader => fork_tied(p, limits),
     }
 }
 
-/// Start `p` by fork and exec, dying with the grader.
-fn fork_tied(p: &Program) -> io::Result<u32> {
+/// Start `p` by fork and exec, within `limits`, dying with the grader.
+fn fork_tied(p: &Program, limits: Limits) -> io::Result<u32> {
     let output = |f: Option<&File>| f.map_or_else(|| Ok(Stdio::null()), |f| f.try_clone().map(Stdio::from));
     let mut cmd = Command::new(p.resolved()?);
     cmd.args(p.args).current_dir(p.dir).stdin(Stdio::null()).stdout(output(p.output)?).stderr(output(p.output)?);
@@ -67,11 +86,17 @@ fn fork_tied(p: &Program) -> io::Result<u32> {
     if let Some(path) = std::env::var_os("PATH") {
         cmd.env("PATH", path);
     }
-    // SAFETY: prctl(2) is async-signal-safe, as code between fork and exec must be.
+    let grader = std::process::id();
+    // SAFETY: prctl(2), getppid(2) and setrlimit(2) are async-signal-safe, as code
+    // between fork and exec must be.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
+            // The grader died before the request took hold: nothing would kill us.
+            if libc::getppid() as u32 != grader {
+                return Err(io::ErrorKind::Other.into());
+            }
+            limits.apply()
         });
     }
     // The handle goes; the PID stays ours until `process` reaps it.
@@ -124,9 +149,9 @@ fn spawn(p: &Program) -> io::Result<u32> {
             return Err(e);
         }
         let result = (|| {
-            check(libc::posix_spawn_file_actions_addopen(&mut actions, 0, dev_null.as_ptr(), libc::O_RDONLY, 0))?;
             check(libc::posix_spawn_file_actions_adddup2(&mut actions, out_fd, 1))?;
             check(libc::posix_spawn_file_actions_adddup2(&mut actions, out_fd, 2))?;
+            check(libc::posix_spawn_file_actions_addopen(&mut actions, 0, dev_null.as_ptr(), libc::O_RDONLY, 0))?;
             check(libc::posix_spawn_file_actions_addchdir_np(&mut actions, dir_c.as_ptr()))?;
             // Its own process group (so a stop reaches what it starts), no signal
             // blocked, and SIGPIPE back to its default: Rust ignores it in the grader,
