@@ -35,18 +35,8 @@ fn a_signal_before_any_child_removes_the_private_directory() {
         std::thread::sleep(Duration::from_secs(60));
         return;
     }
-    let mut holder = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "process::a_signal_before_any_child_removes_the_private_directory", "--nocapture", "--test-threads=1"])
-        .env(HOLD, "1")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = std::io::BufReader::new(holder.stdout.take().unwrap()).lines();
-    let dir = lines.map_while(Result::ok).find_map(|l| l.strip_prefix("DIR ").map(std::path::PathBuf::from));
-    let Some(dir) = dir else {
-        let _ = holder.kill();
-        panic!("the holder printed no directory");
-    };
+    let (mut holder, dir) = holder("process::a_signal_before_any_child_removes_the_private_directory", HOLD, "DIR ");
+    let dir = std::path::PathBuf::from(dir);
     assert!(dir.is_dir());
     unsafe { libc_kill(holder.id() as i32, 15) };
     let status = holder.wait().unwrap();
@@ -87,18 +77,8 @@ fn a_child_that_runs_until_stopped_dies_with_the_grader() {
         std::thread::sleep(Duration::from_secs(60));
         return;
     }
-    let mut holder = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "process::a_child_that_runs_until_stopped_dies_with_the_grader", "--nocapture", "--test-threads=1"])
-        .env(HOLD_CHILD, "1")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = std::io::BufReader::new(holder.stdout.take().unwrap()).lines();
-    let pid = lines.map_while(Result::ok).find_map(|l| l.strip_prefix("PID ").and_then(|p| p.parse::<i32>().ok()));
-    let Some(pid) = pid else {
-        let _ = holder.kill();
-        panic!("the holder printed no PID");
-    };
+    let (mut holder, pid) = holder("process::a_child_that_runs_until_stopped_dies_with_the_grader", HOLD_CHILD, "PID ");
+    let pid: i32 = pid.parse().unwrap();
     assert!(alive(pid));
     holder.kill().unwrap();
     holder.wait().unwrap();
@@ -107,6 +87,25 @@ fn a_child_that_runs_until_stopped_dies_with_the_grader() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert!(!alive(pid), "{pid} outlived the grader that started it");
+}
+
+/// This test binary run again as `test` alone, with `env` set (the test then holds
+/// what it made and prints it), and the rest of the line it printed after `prefix`.
+fn holder(test: &str, env: &str, prefix: &str) -> (std::process::Child, String) {
+    let mut holder = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(env, "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = std::io::BufReader::new(holder.stdout.take().unwrap()).lines();
+    match lines.map_while(Result::ok).find_map(|l| l.strip_prefix(prefix).map(String::from)) {
+        Some(said) => (holder, said),
+        None => {
+            let _ = holder.kill();
+            panic!("the holder printed no {prefix}line");
+        }
+    }
 }
 
 unsafe extern "C" {
