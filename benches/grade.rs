@@ -92,7 +92,8 @@ fn full_grade(envoy: &Path, builds: &[(&str, PathBuf)]) -> bool {
     let envoy_flag = envoy.to_str().expect("a UTF-8 path");
     let mut alone = Vec::new();
     let mut graded: Vec<Vec<Duration>> = builds.iter().map(|_| Vec::new()).collect();
-    for _ in 0..20 {
+    // 60 rounds: a run's time varies by a few ms here, as much as a change may gain.
+    for _ in 0..60 {
         alone.push(envoy_alone());
         for ((_, bin), times) in builds.iter().zip(&mut graded) {
             times.push(time(&mut labcheck(bin, &["--no-live", "--envoy", envoy_flag, SAMPLE]), 0));

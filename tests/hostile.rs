@@ -279,7 +279,9 @@ fn one_panicking_submission_costs_only_itself() {
 fn a_panic_stops_the_children_it_unwinds_past() {
     let pid = std::sync::Mutex::new(0);
     let caught = std::panic::catch_unwind(|| {
-        let child = process::spawn(&sleep(&["30"]), process::Lifetime::EndsByItself).unwrap();
+        let mut cmd = std::process::Command::new("sleep");
+        cmd.arg("30");
+        let child = process::spawn(cmd).unwrap();
         *pid.lock().unwrap() = child.pid() as i32;
         panic!("while the child runs");
     });

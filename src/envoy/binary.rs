@@ -14,7 +14,9 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
             if !p.is_file() {
                 return Err(crate::lang::t!(crate::lang::run::Run::EnvoyNotAt, path = crate::display::path(p)));
             }
-            p.to_path_buf()
+            // Absolute: Envoy is started in a directory of its own, where a relative
+            // path would name nothing.
+            std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
         }
         None => on_path("envoy").ok_or_else(|| crate::lang::t!(crate::lang::run::Run::EnvoyNotOnPath))?,
     };
@@ -60,4 +62,18 @@ pub fn from_python() -> Option<PathBuf> {
         .ok()?;
     let real = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
     (out.status.success() && is_executable(&real)).then_some(real)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A relative `--envoy` names a file from the grader's directory, and stays that
+    /// file when Envoy runs in a directory of its own.
+    #[test]
+    fn a_relative_envoy_path_is_made_absolute() {
+        let here = std::env::current_dir().unwrap();
+        assert!(here.join("Cargo.toml").is_file(), "the tests run in the crate's directory");
+        assert_eq!(locate(Some(Path::new("./Cargo.toml"))), Ok(here.join("Cargo.toml")));
+    }
 }

@@ -12,20 +12,18 @@
 use super::closed_port::ClosedPort;
 use super::failure::{Failure, Setup};
 use super::limits::{self, Limits};
-use super::process::{self, Guarded, Lifetime, PrivateDir, Program};
+use super::process::{self, Guarded, PrivateDir};
 use super::watch::DirWatch;
 use std::os::fd::AsFd;
 use serde_json::Value;
 use std::path::Path;
-use std::process::ExitStatus;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long Envoy gets to open its admin port.
 pub const START_TIMEOUT: Duration = Duration::from_secs(15);
 
 const ADMIN_OVERRIDE: &str = r#"{"admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 0}}}}"#;
-/// Where Envoy writes the address its admin listens on, in its directory.
-const ADDRESS_FILE: &str = "admin.address";
 
 /// A running Envoy; dropping it stops it (by PID) and removes its directory.
 pub struct Launched {
@@ -71,15 +69,23 @@ pub fn launch(envoy: &Path, name: &str, data: &Value) -> Result<Launched, Failur
     let upstream = ClosedPort::new().map_err(Failure::setup(Setup::ClosedPort))?;
     std::fs::write(dir.path().join(name), serde_json::to_vec(&super::offline::isolated(&super::logs::to_dev_null(data), upstream.port)).unwrap_or_default())
         .map_err(Failure::setup(Setup::Copy(name.to_string())))?;
-    let addr_file = dir.path().join(ADDRESS_FILE);
+    let addr_file = dir.path().join("admin.address");
     let log_path = dir.path().join("envoy.log");
     let log = std::fs::File::create(&log_path).map_err(Failure::setup(Setup::LogFile))?;
-    // The admin address file is named from the directory Envoy runs in, its own.
-    let args = ["-c", name, "--config-yaml", ADMIN_OVERRIDE, "--disable-hot-restart", "--admin-address-path", ADDRESS_FILE, "--log-level", "warn", "--concurrency", "1"];
-    let program = Program { program: envoy, args: &args, dir: dir.path(), output: Some(&log) };
+    let log2 = log.try_clone().map_err(Failure::setup(Setup::LogFile))?;
+
+    let mut cmd = Command::new(envoy);
+    cmd.current_dir(dir.path())
+        .args(["-c", name, "--config-yaml", ADMIN_OVERRIDE, "--disable-hot-restart"])
+        .arg("--admin-address-path")
+        .arg(&addr_file)
+        .args(["--log-level", "warn", "--concurrency", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(log))
+        .stderr(Stdio::from(log2));
     // Made before Envoy starts, so its write of the address cannot go unseen.
     let watch = DirWatch::new(dir.path()).ok();
-    let mut child = process::spawn(&program, Lifetime::DiesWithGrader).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
+    let mut child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
 
     let start = Instant::now();
     loop {

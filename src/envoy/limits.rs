@@ -41,31 +41,12 @@ impl Limits {
         })
     }
 
-    /// Set them on our unreaped child `pid` (so the PID names no other process).
-    pub fn apply_to(self, pid: u32) -> std::io::Result<()> {
-        self.set_each(|resource, r| {
-            // SAFETY: prlimit reads only `r` and writes nothing (no old limits asked for).
-            unsafe { libc::prlimit(pid as libc::pid_t, resource, r, std::ptr::null_mut()) }
-        })
-    }
-
     /// Set them on the calling process: in a child between fork and exec, so only
     /// setrlimit(2), which is async-signal-safe.
     pub fn apply(self) -> std::io::Result<()> {
-        // SAFETY: setrlimit reads only `r`.
-        self.set_each(|resource, r| unsafe { libc::setrlimit(resource, r) })
-    }
-
-    fn set_each(self, set: impl Fn(libc::__rlimit_resource_t, &libc::rlimit) -> libc::c_int) -> std::io::Result<()> {
-        let mib = self.memory_mib << 20;
-        // CPU: SIGXCPU at the limit (Envoy leaves it to kill); SIGKILL two seconds later.
-        let cpu = (self.cpu_seconds, self.cpu_seconds + 2);
-        for (resource, soft, hard) in [(libc::RLIMIT_DATA, mib, mib), (libc::RLIMIT_CPU, cpu.0, cpu.1)] {
-            if set(resource, &libc::rlimit { rlim_cur: soft, rlim_max: hard.max(soft) }) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
+        set(libc::RLIMIT_DATA, self.memory_mib << 20, self.memory_mib << 20)?;
+        // SIGXCPU at the limit (Envoy leaves it to kill); SIGKILL two seconds later.
+        set(libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 2)
     }
 }
 
@@ -76,6 +57,15 @@ fn hard(resource: libc::__rlimit_resource_t) -> u64 {
         return u64::MAX;
     }
     r.rlim_max
+}
+
+fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
+    let r = libc::rlimit { rlim_cur: soft, rlim_max: hard.max(soft) };
+    // SAFETY: setrlimit reads only `r`.
+    if unsafe { libc::setrlimit(resource, &r) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Why an Envoy ended other than by giving a verdict on its file; its `Display` is the

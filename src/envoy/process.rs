@@ -1,9 +1,8 @@
 //! Processes the grader starts: tracked by PID, stopped by PID, never outliving a run.
 //!
 //! Every child is registered while it runs. SIGINT, SIGTERM and SIGHUP stop all
-//! registered children before the grader exits; a child that would run on by itself
-//! (a launched Envoy) also asks the kernel to kill it if the grader dies without
-//! cleaning up (PR_SET_PDEATHSIG).
+//! registered children before the grader exits, and each child also asks the kernel
+//! to kill it if the grader dies without cleaning up (PR_SET_PDEATHSIG).
 //!
 //! A PID is signalled only while its child is registered, under the registry's lock,
 //! and a child is reaped only under that lock as it leaves the registry: so a PID the
@@ -12,13 +11,12 @@
 use std::fs::Permissions;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::ExitStatus;
+use std::process::{Child, Command, ExitStatus};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
 use super::limits::Limits;
-pub use super::spawn::{Lifetime, Program};
 
 /// Children started and not yet reaped. Lock it before [`DIRS`] when taking both.
 static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -131,6 +129,7 @@ impl Drop for PrivateDir {
 
 /// A running child that is stopped (and reaped) when dropped.
 pub struct Guarded {
+    child: Child,
     pid: u32,
     done: Option<ExitStatus>,
     /// The CPU time it used, known once it is reaped.
@@ -140,18 +139,41 @@ pub struct Guarded {
     exit_fd: Option<OwnedFd>,
 }
 
-/// Start `program` as a tracked child (see [`Program`]), within the run's [`Limits`]
-/// of memory and CPU time.
-pub fn spawn(program: &Program, lifetime: Lifetime) -> std::io::Result<Guarded> {
+/// Start `cmd` as a tracked child in its own process group, within the run's
+/// [`Limits`] of memory and CPU time.
+pub fn spawn(mut cmd: Command) -> std::io::Result<Guarded> {
     install_signal_handlers();
+    let limits = Limits::get();
+    cmd.process_group(0);
+    // Nothing of the grader's environment (a CI job's tokens) for a bootstrap to read
+    // (`/proc/self/environ`, `%ENVIRONMENT()%`): only where programs are.
+    cmd.env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    let grader = std::process::id();
+    // SAFETY: prctl(2), getppid(2) and setrlimit(2) are async-signal-safe, as code
+    // between fork and exec must be.
+    unsafe {
+        cmd.pre_exec(move || {
+            // Die with the grader, whatever way it goes; if it died before the request
+            // took hold, nothing would kill this child, so it does not go on.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() as u32 != grader {
+                return Err(std::io::ErrorKind::Other.into());
+            }
+            limits.apply()
+        });
+    }
     // Register under the lock so a signal arriving now cannot miss this child.
     let mut reg = children();
-    let pid = super::spawn::start(program, lifetime, Limits::get())?;
+    let child = cmd.spawn()?;
+    let pid = child.id();
     reg.push(pid);
+    drop(reg);
     // Opened while the child is ours and unreaped: the PID cannot name another process.
     let exit_fd = pidfd(pid);
-    drop(reg);
-    Ok(Guarded { pid, done: None, cpu: None, exit_fd })
+    Ok(Guarded { child, pid, done: None, cpu: None, exit_fd })
 }
 
 /// A pidfd of our unreaped child `pid`.
@@ -214,21 +236,17 @@ impl Guarded {
     fn reap(&mut self, children: &mut Vec<u32>) {
         signal_group(self.pid, libc::SIGKILL);
         children.retain(|p| *p != self.pid);
-        // wait4: it also tells the CPU time the child used.
+        // wait4, not Child::wait: it also tells the CPU time the child used.
         let mut status = 0;
         // SAFETY: an all-zero rusage is valid; wait4 writes only into `status` and `usage`.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let reaped = loop {
-            let r = unsafe { libc::wait4(self.pid as i32, &mut status, 0, &mut usage) };
-            if r != -1 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                break r == self.pid as i32;
-            }
-        };
-        let time = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
-        // Not reaped here can only mean reaped elsewhere, which nothing does: take it as
-        // killed, never as a verdict.
-        self.done = Some(if reaped { ExitStatus::from_raw(status) } else { ExitStatus::from_raw(libc::SIGKILL) });
-        self.cpu = reaped.then(|| time(usage.ru_utime) + time(usage.ru_stime));
+        if unsafe { libc::wait4(self.pid as i32, &mut status, 0, &mut usage) } == self.pid as i32 {
+            self.done = Some(ExitStatus::from_raw(status));
+            let time = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+            self.cpu = Some(time(usage.ru_utime) + time(usage.ru_stime));
+        } else {
+            self.done = self.child.wait().ok();
+        }
     }
 
     /// Wait up to `limit` for the child to exit by itself: woken by its exit through
@@ -299,26 +317,29 @@ impl Drop for Guarded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Stdio;
 
-    const BOTH: [Lifetime; 2] = [Lifetime::EndsByItself, Lifetime::DiesWithGrader];
-
-    /// `sh -c script`, in `dir`, writing to `output`.
-    fn sh_in(script: &str, dir: &std::path::Path, output: Option<&std::fs::File>, lifetime: Lifetime) -> Guarded {
-        let program = Program { program: std::path::Path::new("sh"), args: &["-c", script], dir, output };
-        spawn(&program, lifetime).expect("sh starts")
+    /// `sh -c script` in `dir`, its stdout and stderr into `output`.
+    fn sh_in(script: &str, dir: &std::path::Path, output: Option<&std::fs::File>) -> Guarded {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]).current_dir(dir).stdin(Stdio::null());
+        if let Some(f) = output {
+            cmd.stdout(f.try_clone().unwrap()).stderr(f.try_clone().unwrap());
+        }
+        spawn(cmd).expect("sh starts")
     }
 
     fn sh(script: &str) -> Guarded {
-        sh_in(script, std::path::Path::new("/"), None, Lifetime::EndsByItself)
+        sh_in(script, std::path::Path::new("/"), None)
     }
 
-    /// What `script` writes, run as a child started `lifetime`'s way in a new
-    /// directory, after that directory's path.
-    fn output_of(script: &str, lifetime: Lifetime) -> String {
+    /// What `script` writes, run as a child in a new directory, after that directory's
+    /// path.
+    fn output_of(script: &str) -> String {
         let dir = tempfile::tempdir().unwrap();
         let out = std::fs::File::create(dir.path().join("out")).unwrap();
-        let mut child = sh_in(script, dir.path(), Some(&out), lifetime);
-        assert_eq!(child.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(0), "{script} ({lifetime:?})");
+        let mut child = sh_in(script, dir.path(), Some(&out));
+        assert_eq!(child.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(0), "{script}");
         format!("{}\n{}", dir.path().canonicalize().unwrap().display(), std::fs::read_to_string(dir.path().join("out")).unwrap())
     }
 
@@ -335,50 +356,42 @@ mod tests {
         assert!(!children().contains(&slow.pid()));
     }
 
-    /// A child sees none of the grader's environment but PATH (the test runner's holds
-    /// many more): a bootstrap could read its own (`/proc/self/environ`), and a CI job's
-    /// holds tokens.
+    /// A child sees none of the grader's environment but PATH: a bootstrap could read
+    /// its own (`/proc/self/environ`), and a CI job's holds tokens.
     #[test]
     fn a_child_gets_path_alone_of_the_environment() {
-        assert!(std::env::vars_os().count() > 1, "the test runner passes an environment to leave out");
-        for lifetime in BOTH {
-            let said = output_of("env", lifetime);
-            let env = said.split_once('\n').unwrap().1;
-            let names: Vec<&str> = env.lines().filter_map(|l| l.split('=').next()).filter(|n| !["PWD", "SHLVL", "_"].contains(n)).collect();
-            assert_eq!(names, ["PATH"], "{lifetime:?}: {env}");
-            assert!(env.contains(&format!("PATH={}\n", std::env::var("PATH").unwrap())), "{env}");
-        }
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("env");
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "env > \"$0\"", out.to_str().unwrap()]).env("LABCHECK_TEST_SECRET", "s3cret");
+        let mut child = spawn(cmd).expect("sh starts");
+        assert_eq!(child.wait_for(Duration::from_secs(30)).and_then(|s| s.code()), Some(0));
+        let env = std::fs::read_to_string(&out).unwrap();
+        let names: Vec<&str> = env.lines().filter_map(|l| l.split('=').next()).filter(|n| !["PWD", "SHLVL", "_"].contains(n)).collect();
+        assert_eq!(names, ["PATH"], "{env}");
     }
 
-    /// A child runs in its directory, in a process group it leads, reading nothing
-    /// (stdin is /dev/null), its stdout and stderr both in its output, with SIGPIPE at
-    /// its default (Rust ignores it in the grader) and no signal blocked.
+    /// A child runs in its directory, in a process group it leads, with SIGPIPE at its
+    /// default (Rust ignores it in the grader) and no signal blocked.
     #[test]
-    fn a_child_runs_in_its_directory_and_group_with_its_output() {
-        for lifetime in BOTH {
-            let said = output_of(
-                "pwd; ps -o pgid= -p $$ | tr -d ' '; echo $$; cat; echo to-stderr >&2; grep -E '^Sig(Ign|Blk)' /proc/self/status",
-                lifetime,
-            );
-            let lines: Vec<&str> = said.lines().collect();
-            assert_eq!(lines[1], lines[0], "{lifetime:?}: not in its directory: {said}");
-            assert_eq!(lines[2], lines[3], "{lifetime:?}: not its own group leader: {said}");
-            assert_eq!(lines[4], "to-stderr", "{lifetime:?}: {said}");
-            let mask = |name: &str| {
-                let line = lines.iter().find_map(|l| l.strip_prefix(name)).unwrap_or_else(|| panic!("no {name} in {said}"));
-                u64::from_str_radix(line.trim(), 16).unwrap_or_else(|_| panic!("{said}"))
-            };
-            // SIGPIPE is signal 13: bit 12.
-            assert_eq!(mask("SigIgn:") & (1 << 12), 0, "{lifetime:?}: SIGPIPE ignored: {said}");
-            assert_eq!(mask("SigBlk:"), 0, "{lifetime:?}: {said}");
-        }
+    fn a_child_runs_in_its_directory_and_group() {
+        let said = output_of("pwd; ps -o pgid= -p $$ | tr -d ' '; echo $$; grep -E '^Sig(Ign|Blk)' /proc/self/status");
+        let lines: Vec<&str> = said.lines().collect();
+        assert_eq!(lines[1], lines[0], "not in its directory: {said}");
+        assert_eq!(lines[2], lines[3], "not its own group leader: {said}");
+        let mask = |name: &str| {
+            let line = lines.iter().find_map(|l| l.strip_prefix(name)).unwrap_or_else(|| panic!("no {name} in {said}"));
+            u64::from_str_radix(line.trim(), 16).unwrap_or_else(|_| panic!("{said}"))
+        };
+        // SIGPIPE is signal 13: bit 12.
+        assert_eq!(mask("SigIgn:") & (1 << 12), 0, "SIGPIPE ignored: {said}");
+        assert_eq!(mask("SigBlk:"), 0, "{said}");
     }
 
-    /// A forked child (a launched Envoy) is within its limits from its first
-    /// instruction: it reads them itself.
+    /// A child is within its limits from its first instruction: it reads them itself.
     #[test]
-    fn a_forked_child_starts_within_its_limits() {
-        let said = output_of("grep -E '^Max (data size|cpu time)' /proc/self/limits", Lifetime::DiesWithGrader);
+    fn a_child_starts_within_its_limits() {
+        let said = output_of("grep -E '^Max (data size|cpu time)' /proc/self/limits");
         let l = Limits::get();
         let row = |name: &str| -> Vec<String> {
             let line = said.lines().find_map(|l| l.strip_prefix(name)).unwrap_or_else(|| panic!("no {name} in {said}"));
@@ -387,24 +400,5 @@ mod tests {
         let bytes = (l.memory_mib << 20).to_string();
         assert_eq!(row("Max data size"), [bytes.clone(), bytes], "{said}");
         assert_eq!(row("Max cpu time"), [l.cpu_seconds.to_string(), (l.cpu_seconds + 2).to_string()], "{said}");
-    }
-
-    /// A program named by a relative path is the one beside the grader, not one in the
-    /// child's directory; one that cannot be started is an error, not a child.
-    #[test]
-    fn a_program_is_found_from_the_graders_directory() {
-        let here = std::env::current_dir().unwrap();
-        let relative = std::path::Path::new("./Cargo.toml");
-        assert!(here.join(relative).is_file(), "the tests run in the crate's directory");
-        let dir = tempfile::tempdir().unwrap();
-        for lifetime in BOTH {
-            let program = Program { program: relative, args: &[], dir: dir.path(), output: None };
-            // Found (it is no program: permission denied), not missing.
-            let e = spawn(&program, lifetime).err().expect("Cargo.toml does not run");
-            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{lifetime:?}: {e}");
-            let program = Program { program: std::path::Path::new("./no-such-program"), args: &[], dir: dir.path(), output: None };
-            let e = spawn(&program, lifetime).err().expect("nothing to run");
-            assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{lifetime:?}: {e}");
-        }
     }
 }

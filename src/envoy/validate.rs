@@ -8,11 +8,12 @@
 
 use super::failure::{Failure, Setup};
 use super::limits::{self, Limits};
-use super::process::{self, Lifetime, PrivateDir, Program};
+use super::process::{self, PrivateDir};
 use super::said::Said;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -56,10 +57,16 @@ fn start(envoy: &Path, name: &str, data: &Value) -> Result<Started, Failure> {
     std::fs::write(&config, serde_json::to_vec(&super::offline::without_dns(&super::logs::to_dev_null(data))).unwrap_or_default())
         .map_err(Failure::setup(Setup::Copy(name.to_string())))?;
     let log = std::fs::File::create(dir.path().join("envoy.log")).map_err(Failure::setup(Setup::LogFile))?;
-    let args = ["--mode", "validate", "-c", name, "--disable-hot-restart", "--log-level", "info"];
-    let program = Program { program: envoy, args: &args, dir: dir.path(), output: Some(&log) };
+    let log2 = log.try_clone().map_err(Failure::setup(Setup::LogFile))?;
+
+    let mut cmd = Command::new(envoy);
+    cmd.current_dir(dir.path())
+        .args(["--mode", "validate", "-c", name, "--disable-hot-restart", "--log-level", "info"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(log))
+        .stderr(Stdio::from(log2));
     let start = Instant::now();
-    let child = process::spawn(&program, Lifetime::EndsByItself).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
+    let child = process::spawn(cmd).map_err(|e| Failure::Start { envoy: crate::display::path(envoy), error: e.to_string() })?;
     Ok(Started { name: name.to_string(), dir, child, start })
 }
 

@@ -305,11 +305,6 @@ impl Copy {
     }
 }
 
-/// `sleep SECONDS`, as a child the grader starts.
-pub fn sleep(seconds: &'static [&'static str; 1]) -> labcheck::envoy::process::Program<'static> {
-    labcheck::envoy::process::Program { program: std::path::Path::new("sleep"), args: seconds, dir: std::path::Path::new("/"), output: None }
-}
-
 /// Is a process with this PID still alive (and not a zombie)?
 pub fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
