@@ -16,5 +16,4 @@ pub mod said;
 pub mod schema;
 pub mod screen;
 pub mod validate;
-pub mod watch;
 pub mod weight;

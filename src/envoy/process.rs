@@ -9,7 +9,7 @@
 //! kernel may since have given to another process is never signalled.
 
 use std::fs::Permissions;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
@@ -262,23 +262,10 @@ impl Guarded {
             if left.is_zero() {
                 return None;
             }
-            if !self.exit_fd.as_ref().is_some_and(|fd| waited(&[fd.as_fd()], left)) {
+            if !self.exit_fd.as_ref().is_some_and(|fd| waited(fd, left)) {
                 std::thread::sleep(pause.min(left));
                 pause = (pause * 2).min(Duration::from_millis(20));
             }
-        }
-    }
-
-    /// Wait up to `limit` for the child to exit or `other` to become readable (a
-    /// [`super::watch::DirWatch`] woken by a write), whichever comes first; without a
-    /// pidfd, for `limit` or 10 ms, whichever is shorter.
-    pub fn wait_for_exit_or(&self, other: BorrowedFd, limit: Duration) {
-        let woken = match &self.exit_fd {
-            Some(fd) => waited(&[fd.as_fd(), other], limit),
-            None => waited(&[other], limit.min(Duration::from_millis(10))),
-        };
-        if !woken {
-            std::thread::sleep(limit.min(Duration::from_millis(10)));
         }
     }
 
@@ -298,14 +285,14 @@ impl Guarded {
     }
 }
 
-/// Wait until one of `fds` is readable (a pidfd: the child exited) or `limit` has
-/// passed; false when poll(2) failed, and the caller waits its own way.
-fn waited(fds: &[BorrowedFd], limit: Duration) -> bool {
-    let mut p: Vec<libc::pollfd> = fds.iter().map(|fd| libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();
+/// Wait until the pidfd `fd` is readable (the child exited) or `limit` has passed;
+/// false when poll(2) failed, and the caller waits its own way.
+fn waited(fd: &OwnedFd, limit: Duration) -> bool {
+    let mut p = libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
     // Rounded up, so a wait never ends just short of the limit and spins.
     let ms = limit.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-    // SAFETY: poll(2) on pollfds we own, for at most `ms` milliseconds.
-    unsafe { libc::poll(p.as_mut_ptr(), p.len() as libc::nfds_t, ms) >= 0 }
+    // SAFETY: poll(2) on one pollfd we own, for at most `ms` milliseconds.
+    unsafe { libc::poll(&mut p, 1, ms) >= 0 }
 }
 
 impl Drop for Guarded {
