@@ -151,8 +151,8 @@ impl<'s> Env<'s> {
         self.derive_ready_lets(&Vec::new());
         (0..self.spec.lets.len())
             .map(|k| {
-                let i = Some(self.let_index(k)).filter(|i| self.known[*i])?;
-                Some(match &self.missing[i] {
+                let i = self.let_index(k);
+                self.known[i].then(|| match &self.missing[i] {
                     Some(u) => Err(u.clone()),
                     None => Ok(self.vars[i].clone()),
                 })
