@@ -189,7 +189,9 @@ fn parts(text: &str) -> Vec<Part> {
 /// In a JSON parse error (`Unable to parse JSON as proto (… Bootstrap @ field: …`),
 /// all from the field on varies (see [`Part::Varies`]).
 fn field_varies(parts: Vec<Part>) -> Vec<Part> {
-    let parse_error = |p: &Part| matches!(p, Part::Words(w) if w.contains("as proto"));
+    // `Unable to parse JSON as proto (…)`, and `Protobuf message (… invalid JSON in …) has
+    // unknown fields`, where Envoy names one of the unknown fields, run by run.
+    let parse_error = |p: &Part| matches!(p, Part::Words(w) if w.contains("as proto") || w.contains("invalid JSON in"));
     let Some(from) = parts.iter().position(parse_error) else { return parts };
     let Some(at) = parts.iter().skip(from).position(|p| matches!(p, Part::Words(w) if w.contains(" @ "))).map(|i| i + from) else { return parts };
     let mut out: Vec<Part> = parts[..at].to_vec();
@@ -332,6 +334,18 @@ mod tests {
         let port = Regex::new(&Said::from_log(&log("port.validate"), false).pattern("bootstrap.yaml")).unwrap();
         assert!(port.is_match(&log("port.validate").replace("127.0.0.1", "istiod.istio-system.svc")));
         assert!(!port.is_match(&log("port.validate").replace("65535", "1")));
+    }
+
+    /// Two unknown fields: Envoy names either, run by run, and a file saved from one run
+    /// is Envoy's rejection all the same.
+    #[test]
+    fn either_of_two_unknown_fields_matches() {
+        let run = |field: &str| format!("[2026-12-02 16:06:46.863][3265][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Protobuf message (type envoy.config.bootstrap.v3.Bootstrap reason INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap @ static_resources.clusters[0]: message envoy.config.cluster.v3.Cluster, near  1:790 (offset 789): no  such field: '{field}') has unknown fields\n");
+        let grader = Regex::new(&Said::from_log(&run("aa_timeout"), false).pattern("boot-typo.yaml")).unwrap();
+        assert!(grader.is_match(&run("zz_timeout")), "{grader}");
+        assert!(grader.is_match(&run("aa_timeout")), "{grader}");
+        assert!(!grader.is_match(&run("zz_timeout").replace("Bootstrap @", "Cluster @")), "{grader}");
+        assert!(Said::from_log(&run("aa_timeout"), false).text().ends_with("no such field: 'aa_timeout') has unknown fields"));
     }
 
     /// Envoy's rejection of a boot-typo.yaml whose ADS cluster name is `name`.

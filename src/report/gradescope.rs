@@ -39,6 +39,10 @@ pub fn object(r: &SubmissionResult, view: &View) -> Value {
         "score": r.score(),
         "execution_time": r.elapsed.as_secs_f64(),
         "output": output(r),
+        // Plain text, said so: under Gradescope's HTML-sanitising formats a hint's
+        // `<pod name>` or a student's `<value>` would be taken for a tag and lost.
+        "output_format": "text",
+        "test_output_format": "text",
         "tests": tests,
     })
 }

@@ -151,7 +151,10 @@ impl<'s> Sources<'s> {
     pub fn file_of(source: &Source) -> Option<&str> {
         match &source.kind {
             SourceKind::Submission { file, .. } | SourceKind::EnvoyValidate { file } => Some(file),
-            _ => None,
+            // What the Envoy running the bootstrap does not report (a statistic of ADS, with
+            // no ADS in the file) is the bootstrap's to answer for.
+            SourceKind::EnvoyAdmin { bootstrap, .. } => Some(bootstrap),
+            SourceKind::Lab { .. } => None,
         }
     }
 

@@ -176,6 +176,7 @@ impl Sub<'_> {
             T::NoFinalNewline => s.trim_end_matches('\n').as_bytes().to_vec(),
             T::Prepend(p) => format!("{p}\n{s}").into_bytes(),
             T::Append(a) => format!("{s}{a}\n").into_bytes(),
+            T::Twice => format!("{s}{s}").into_bytes(),
             T::Repl(a, b) => must(&s, a)?.replace(a, b).into_bytes(),
             T::Sub(c, v) => {
                 let from = self.ctx.get(c);

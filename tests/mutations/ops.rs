@@ -131,6 +131,8 @@ pub enum T {
     LastTwo,
     /// The trailing `---` line removed.
     TrimDocEnd,
+    /// The text twice over, as `>>` saves an output a second time.
+    Twice,
     Expl(E),
 }
 

@@ -45,6 +45,7 @@ pub fn rows() -> Vec<Row> {
         p("inject.env-reordered", InjDo(IOp::EnvReverse)).rule("the order of env entries carries no meaning; real outputs reorder ISTIO_META_*"),
         r("inject.missing", &[0], Remove(INJ)).rule("later files hold the lab's true values, so only step 0 is lost"),
         r("inject.empty", &[0], Text(INJ, T::Empty)),
+        r("inject.saved-twice", &[0], Text(INJ, T::Twice)).rule("kube-inject prints the target's Deployment once; the grader would read only the first of two"),
         r("inject.uninjected-target", &[0], InjDo(IOp::Uninjected)),
         r("inject.arg0", &[0], Inj(I::Arg(0), Lit("agent"))),
         r("inject.role-router.lab", &[0], Inj(I::Arg(1), Lit("router"))),
@@ -449,6 +450,17 @@ pub fn rows() -> Vec<Row> {
         r("boot-only.h2-none", &[4], Seq(&[BootOnly(B::H2(H::None)), Restore(NODE)])),
         r("boot-only.static-name", &[4], Seq(&[BootOnly(B::Map("@c/name", Suf("s"))), Restore(NODE)])),
         r("boot-only.endpoint-port", &[4], Seq(&[BootOnly(B::Set("@ep/port_value", "15010")), Restore(NODE)])).only(&[A, Lb, Lc]),
+        // Envoy rejects bootstrap.yaml for a field step 4 does not name, or the field is
+        // not there at all, or under a value of another shape; boot-typo.yaml is the
+        // right copy, and Envoy takes it as far as its wrong ADS name.
+        r("boot-only.admin-localhost", &[4], Seq(&[BootOnly(B::Set("admin/address/socket_address/address", "localhost")), Restore(NODE)]))
+            .rule("Envoy rejects bootstrap.yaml alone: boot-typo.yaml copies a bootstrap that runs, and step 4 charges the mistake"),
+        r("boot-only.lb-policy-typo", &[4], Seq(&[BootOnly(B::Set("@c/lb_policy", "ROUND_ROBBIN")), Restore(NODE)])),
+        r("boot-only.transport-v2", &[4], Seq(&[BootOnly(B::Set("@ads/transport_api_version", "V2")), Restore(NODE)])),
+        r("boot-only.meta-as-list", &[4], Seq(&[BootOnly(B::Set("@meta", "[a, b]")), Restore(NODE)])),
+        r("boot-only.no-admin", &[4], Seq(&[BootOnly(B::Del("admin")), Restore(NODE)])).rule("a section bootstrap.yaml lacks is taken from boot-typo.yaml where it is right there"),
+        r("boot-only.no-dynamic-resources", &[4], Seq(&[BootOnly(B::Del("dynamic_resources")), Restore(NODE)])),
+        r("boot.admin-address-string", &[4], Boot(B::Set("admin/address", "127.0.0.1:9982"))).rule("a value of another shape is not there: no check reads through it with an error"),
         // A second mistake beside it, in boot-typo.yaml or 06-node.json, is still theirs.
         r("boot-only.admin-port+typo-timeout", &[4, 5], Seq(&[BootOnly(B::Map("@port", Inc)), Restore(NODE), Typo(B::Set("@cds/initial_fetch_timeout", "10s"))])).rule("only what boot-typo.yaml has right is excused"),
         r("boot-only.type+typo-copies-and-changes-more", &[4, 5], Seq(&[Boot(B::Set("@c/type", "LOGICAL_DNS")), Restore(NODE), Typo(B::H2(H::None))])),
