@@ -41,7 +41,7 @@ envoy:
 	fi
 
 # The readers of the reports that the tests run (tests/consumers.rs): xmllint with the
-# JUnit schema, Perl's TAP::Parser and prove, node's tap-parser (pinned in
+# JUnit schema, cmark-gfm (GitHub's Markdown), Perl's TAP::Parser and prove, node's tap-parser (pinned in
 # tests/consumers/package-lock.json, installed into tests/consumers/node_modules, which
 # git ignores), Python's junitparser. Each is installed here when missing; a test that
 # needs one fails, never skips, without it.
@@ -49,6 +49,8 @@ JUNITPARSER_VERSION := 4.0.2
 consumers:
 	@command -v xmllint >/dev/null || { echo "installing libxml2-utils (xmllint)"; \
 		apt-get install -y -qq libxml2-utils >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libxml2-utils; }; }
+	@command -v cmark-gfm >/dev/null || { echo "installing cmark-gfm (GitHub's Markdown)"; \
+		apt-get install -y -qq cmark-gfm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq cmark-gfm; }; }
 	@command -v prove >/dev/null || { echo "installing perl (prove)"; \
 		apt-get install -y -qq perl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq perl; }; }
 	@command -v npm >/dev/null || { echo "installing nodejs and npm"; \

@@ -1,6 +1,6 @@
 //! The reports as their real readers read them: xmllint with the Jenkins JUnit schema
 //! and junitparser for JUnit; Perl's TAP::Parser and `prove`, and node's tap-parser,
-//! for TAP. `make consumers` (run by `make test`) installs them; a test fails, never
+//! for TAP; cmark-gfm, GitHub's Markdown, for the step summary. `make consumers` (run by `make test`) installs them; a test fails, never
 //! skips, when one is missing.
 
 use crate::common::*;
@@ -46,6 +46,14 @@ pub fn junitparser(xml: &str) -> Value {
     let out = run("python3", &["-I", script.to_str().unwrap(), path.to_str().unwrap()], None);
     assert!(out.status.success(), "junitparser: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The HTML GitHub's Markdown (cmark-gfm, with its table and autolink extensions)
+/// makes of `markdown`.
+pub fn github_markdown(markdown: &str) -> String {
+    let out = run("cmark-gfm", &["-e", "table", "-e", "autolink"], Some(markdown));
+    assert!(out.status.success(), "cmark-gfm: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// What TAP::Parser read, with no parse error.

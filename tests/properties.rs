@@ -4,7 +4,7 @@
 //! summary, text, and the class files (class.json, class.csv, class.html, scores.csv).
 //! Arbitrary strings from proptest, with a fixed seed: the same cases every run.
 
-use crate::consumers::{assert_valid_junit, node_tap, perl_tap};
+use crate::consumers::{assert_valid_junit, github_markdown, node_tap, perl_tap};
 use labcheck::class::{self, Submission};
 use labcheck::report::{self, Format, Options};
 use labcheck::result::{CheckResult, Status, StepScore, SubmissionResult};
@@ -119,6 +119,11 @@ fn check_all(results: &[SubmissionResult]) {
         assert_eq!(pipe.find_iter(line).count(), 4, "a table row of three cells: {line:?}");
     }
     assert_clean("step summary", &summary);
+    // No student text becomes a link, an image or markup of its own.
+    let html = github_markdown(&summary);
+    for tag in ["<a ", "<img", "<script", "<em>", "<code>"] {
+        assert!(!html.contains(tag), "{tag} in GitHub's rendering of the step summary:\n{html}");
+    }
 
     assert_clean("text", &render(Format::Text, results));
 

@@ -49,7 +49,8 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
 
 /// Text as Markdown shows it: every ASCII punctuation character backslash-escaped (which
 /// CommonMark allows for each of them, and which stops emphasis, code, links, HTML,
-/// autolinks and table cells alike), on one line.
+/// autolinks and table cells alike), on one line. GitHub links an email address in
+/// text whatever its escapes: a zero-width space after `@` (as an entity) breaks it.
 fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in crate::display::safe_max(s, usize::MAX).chars() {
@@ -57,6 +58,9 @@ fn md(s: &str) -> String {
             out.push('\\');
         }
         out.push(c);
+        if c == '@' {
+            out.push_str("&#8203;");
+        }
     }
     out
 }
@@ -66,5 +70,6 @@ mod tests {
     #[test]
     fn markup_stays_text() {
         assert_eq!(super::md("a|b <script> *x* [l](http://e) `c`\n#"), "a\\|b \\<script\\> \\*x\\* \\[l\\]\\(http\\:\\/\\/e\\) \\`c\\`\\\\n\\#");
+        assert_eq!(super::md("mail@evil.example"), "mail\\@&#8203;evil\\.example");
     }
 }
