@@ -24,9 +24,9 @@ pub struct Env<'s> {
     spec: &'s Spec,
     /// Why a variable has no value, if it has none.
     missing: Vec<Option<Unavailable>>,
-    /// The values, as the one array expressions read (`null` where there is none). A
-    /// change is made in place: an expression holds the array only while it runs.
-    vars: jaq_json::Rc<Vec<Val>>,
+    jaq: Vec<Val>,
+    /// `jaq` as the one array expressions read; remade after a change.
+    vars: std::cell::OnceCell<Val>,
     /// Whether the value comes (partly) from the submission.
     student: Vec<bool>,
     /// The submission's files the value is read from (through the variables it reads).
@@ -50,7 +50,8 @@ impl<'s> Env<'s> {
         Env {
             spec,
             missing: (0..n).map(|_| Some(Unavailable::grader("not computed"))).collect(),
-            vars: jaq_json::Rc::new(vec![Val::Null; n]),
+            jaq: vec![Val::Null; n],
+            vars: std::cell::OnceCell::new(),
             student: vec![false; n],
             files: vec![Vec::new(); n],
             known: vec![false; n],
@@ -65,33 +66,20 @@ impl<'s> Env<'s> {
     /// [`Env::set`] with the value in jaq's form (lab files are converted once a run).
     pub fn set_jaq(&mut self, name: &str, value: Result<Val, Unavailable>, from_submission: bool) {
         if let Some(i) = self.spec.globals().iter().position(|g| g == name) {
-            self.set_at(i, value, from_submission);
-        }
-    }
-
-    /// [`Env::set_jaq`] of the variable at index `i` of the program's globals.
-    fn set_at(&mut self, i: usize, value: Result<Val, Unavailable>, from_submission: bool) {
-        let vars = jaq_json::Rc::make_mut(&mut self.vars);
-        match value {
-            Ok(v) => {
-                vars[i] = v;
-                self.missing[i] = None;
+            self.vars.take();
+            match value {
+                Ok(v) => {
+                    self.jaq[i] = v;
+                    self.missing[i] = None;
+                }
+                Err(u) => {
+                    self.jaq[i] = Val::Null;
+                    self.missing[i] = Some(u);
+                }
             }
-            Err(u) => {
-                vars[i] = Val::Null;
-                self.missing[i] = Some(u);
-            }
+            self.student[i] = from_submission;
+            self.known[i] = true;
         }
-        self.student[i] = from_submission;
-        self.known[i] = true;
-    }
-
-    /// The index among the program's globals of let number `k`: the lets come last,
-    /// after the params and the sources.
-    fn let_index(&self, k: usize) -> usize {
-        let i = self.spec.globals().len() - self.spec.lets.len() + k;
-        debug_assert_eq!(self.spec.globals()[i], self.spec.lets[k].name);
-        i
     }
 
     /// The submission file a source's value is read from.
@@ -126,15 +114,15 @@ impl<'s> Env<'s> {
     }
 
     fn derive(&mut self, of_run: &RunLets, only_ready: bool) {
+        let globals = self.spec.globals();
         for (k, l) in self.spec.lets.iter().enumerate() {
-            let i = self.let_index(k);
-            if self.known[i] {
+            if globals.iter().position(|g| *g == l.name).is_some_and(|i| self.known[i]) {
                 continue;
             }
             match of_run.get(k) {
-                Some(Some(v)) => self.set_at(i, v.clone(), false),
+                Some(Some(v)) => self.set_jaq(&l.name, v.clone(), false),
                 _ if only_ready && !self.ready(l.expr) => {}
-                _ => self.derive_let(i, l),
+                _ => self.derive_let(l),
             }
         }
     }
@@ -149,20 +137,22 @@ impl<'s> Env<'s> {
     /// same for every submission, so no submission evaluates them again.
     pub fn run_lets(mut self) -> RunLets {
         self.derive_ready_lets(&Vec::new());
-        (0..self.spec.lets.len())
-            .map(|k| {
-                let i = self.let_index(k);
-                self.known[i].then(|| match &self.missing[i] {
+        let globals = self.spec.globals();
+        self.spec
+            .lets
+            .iter()
+            .map(|l| {
+                let i = globals.iter().position(|g| *g == l.name).filter(|i| self.known[*i])?;
+                Some(match &self.missing[i] {
                     Some(u) => Err(u.clone()),
-                    None => Ok(self.vars[i].clone()),
+                    None => Ok(self.jaq[i].clone()),
                 })
             })
             .collect()
     }
 
-    /// One let (the global at index `i`): its value, or why it has none, and the
-    /// submission files it is read from.
-    fn derive_let(&mut self, i: usize, l: &crate::spec::Let) {
+    /// One let: its value, or why it has none, and the submission files it is read from.
+    fn derive_let(&mut self, l: &crate::spec::Let) {
         let student = self.uses_submission(l.expr);
         // A value it reads that is missing keeps its own blame: a let's `blame` is
         // who answers for the let's own missing value.
@@ -202,8 +192,11 @@ impl<'s> Env<'s> {
             }
             u
         });
-        self.set_at(i, value, student);
-        self.files[i] = self.files_of(l.expr);
+        self.set_jaq(&l.name.clone(), value, student);
+        let i = self.spec.globals().iter().position(|g| *g == l.name);
+        if let Some(i) = i {
+            self.files[i] = self.files_of(l.expr);
+        }
     }
 
     /// [`Env::run`], with the missing variables `as_null` accepts read as null (a let's
@@ -213,7 +206,8 @@ impl<'s> Env<'s> {
         if let Some(u) = worst {
             return Err(u.clone());
         }
-        Ok(self.spec.program.run(id, &Val::Arr(self.vars.clone()), Val::Null, Val::Null, Val::Null))
+        let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
+        Ok(self.spec.program.run(id, vars, Val::Null, Val::Null, Val::Null))
     }
 
     fn uses_submission(&self, id: ExprId) -> bool {
@@ -241,7 +235,8 @@ impl<'s> Env<'s> {
             return Err(u.clone());
         }
         let j = |v: Option<&Value>| v.map(convert::to_jaq).unwrap_or(Val::Null);
-        Ok(self.spec.program.run(id, &Val::Arr(self.vars.clone()), input, j(found), j(expected)))
+        let vars = self.vars.get_or_init(|| crate::jq::Program::vars(&self.jaq));
+        Ok(self.spec.program.run(id, vars, input, j(found), j(expected)))
     }
 
     /// Why an expression is not run at all, if a variable it needs was skipped by a
