@@ -129,6 +129,29 @@ fn a_yaml_file_of_comments_fails_once_plainly() {
 }
 
 #[test]
+fn a_bootstrap_that_is_a_list_fails_once_without_jq_words() {
+    let c = Copy::sample();
+    let listed: String = c.read("bootstrap.yaml").lines().map(|l| if l.starts_with(' ') || l.is_empty() { format!("  {l}\n") } else { format!("- {l}\n") }).collect();
+    c.write("bootstrap.yaml", &listed);
+    for id in ["bootstrap.exists", "bootstrap.admin_port", "bootstrap.node_metadata"] {
+        says(&c, id, &["bootstrap.yaml holds a list, where Envoy reads one config of fields"]);
+        assert!(!c.grade().run().message(id).contains("cannot index"), "{id}");
+    }
+}
+
+#[test]
+fn a_key_written_as_the_statistic_s_full_name_is_pointed_at() {
+    edited_says("06-ready.txt", "connected_state=", "control_plane.connected_state=", "ready.state_form", &["line 3 sets `control_plane.connected_state=`", "`connected_state` alone"]);
+}
+
+#[test]
+fn an_h2_extension_without_explicit_http_config_is_said_so() {
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "explicit_http_config:", "use_downstream_protocol_config:");
+    says(&c, "bootstrap.http2", &["typed_extension_protocol_options has HttpProtocolOptions, but without explicit_http_config.http2_protocol_options"]);
+}
+
+#[test]
 fn a_renamed_static_cluster_is_said_once() {
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "  - name: xds-grpc", "  - name: xds_grpc");

@@ -154,6 +154,15 @@ fn defs_are_checked_for_whole_variable_names() {
     assert_eq!(e, ["bad.yaml:10:38: `defs` may not use spec variables such as `$env`", "bad.yaml:10:1: defs: jq: undefined variable `$env`"]);
 }
 
+/// Broken `defs` are said once, not once for every expression that could not use them.
+#[test]
+fn broken_defs_are_one_error() {
+    let checks = "checks:\n  - {id: a, step: 1, title: t, kind: kv_line, file: f.txt, key: a, expect: '$word | twice'}\n  - {id: b, step: 1, title: t, kind: kv_line, file: f.txt, key: b, expect: '$word | twice | twice'}\n";
+    let e = spec_errors(&format!("{HEAD}defs: 'def twice: . * 2 +;'\n{checks}"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("bad.yaml:8:1: defs: jq: expected"), "{e:?}");
+}
+
 #[test]
 fn one_file_is_read_in_one_format() {
     let e = spec_errors(&format!("{HEAD}sources:\n  a: {{file: r.txt, format: kv}}\n  b: {{file: r.txt, format: text}}\nchecks: []\n"));

@@ -297,3 +297,19 @@ fn a_long_submission_path_is_shown_whole() {
     let g = Grade::new(&deep).no_envoy().run();
     assert_eq!(g.report()["submission"], deep.to_str().unwrap());
 }
+
+/// A port spelled as YAML 1.2 allows but Envoy's YAML reader does not: Envoy reads
+/// `0o23376` as text and refuses it, `023376` as octal 9982, and so does the grader.
+#[test]
+fn numbers_are_read_as_envoy_reads_them() {
+    let spelled = |port: &str| {
+        let c = Copy::sample();
+        c.edit("bootstrap.yaml", "port_value: 9982", &format!("port_value: {port}"));
+        c.grade().arg("--no-live").run()
+    };
+    let g = spelled("0o23376");
+    assert_eq!((g.status("bootstrap.admin_port"), g.status("bootstrap.validates")), ("fail".into(), "fail".into()));
+    assert_eq!(g.failing_steps(), [4].into());
+    let g = spelled("023376");
+    assert_eq!((g.status("bootstrap.admin_port"), g.status("bootstrap.validates")), ("pass".into(), "pass".into()));
+}

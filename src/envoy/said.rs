@@ -190,13 +190,19 @@ fn parts(text: &str) -> Vec<Part> {
 /// all from the field on varies (see [`Part::Varies`]).
 fn field_varies(parts: Vec<Part>) -> Vec<Part> {
     // `Unable to parse JSON as proto (…)`, and `Protobuf message (… invalid JSON in …) has
-    // unknown fields`, where Envoy names one of the unknown fields, run by run.
+    // unknown fields`, where Envoy names one of the unknown fields, run by run, with or
+    // without its path: from the path (` @ `) on, or from the message's type on.
+    static FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r" @ |invalid\s+JSON\s+in\s+[\w.]+").unwrap());
     let parse_error = |p: &Part| matches!(p, Part::Words(w) if w.contains("as proto") || w.contains("invalid JSON in"));
     let Some(from) = parts.iter().position(parse_error) else { return parts };
-    let Some(at) = parts.iter().skip(from).position(|p| matches!(p, Part::Words(w) if w.contains(" @ "))).map(|i| i + from) else { return parts };
+    let split = |p: &Part| match p {
+        Part::Words(w) => FIELD.find(w).map(|m| if m.as_str() == " @ " { m.start() + 2 } else { m.end() }),
+        _ => None,
+    };
+    let Some((at, cut)) = parts.iter().enumerate().skip(from).find_map(|(i, p)| split(p).map(|c| (i, c))) else { return parts };
     let mut out: Vec<Part> = parts[..at].to_vec();
     let Part::Words(w) = &parts[at] else { return parts };
-    let (before, after) = w.split_at(w.find(" @ ").unwrap_or(0) + 2);
+    let (before, after) = w.split_at(cut);
     out.push(Part::Words(before.to_string()));
     let rest: Vec<&str> = std::iter::once(after).chain(parts[at + 1..].iter().filter_map(|p| if let Part::Words(w) = p { Some(w.as_str()) } else { None })).collect();
     out.push(Part::Varies(rest.concat()));
@@ -346,6 +352,20 @@ mod tests {
         assert!(grader.is_match(&run("aa_timeout")), "{grader}");
         assert!(!grader.is_match(&run("zz_timeout").replace("Bootstrap @", "Cluster @")), "{grader}");
         assert!(Said::from_log(&run("aa_timeout"), false).text().ends_with("no such field: 'aa_timeout') has unknown fields"));
+    }
+
+    /// The same at the top level, where Envoy gives no ` @ ` path, or gives one for
+    /// one field and none for the other (a merge key under node, an unknown key above).
+    #[test]
+    fn either_of_two_unknown_top_level_fields_matches() {
+        let run = |field: &str| format!("[2026-12-02 18:20:30.291][28009][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'bootstrap.yaml': Protobuf message (type envoy.config.bootstrap.v3.Bootstrap reason INVALID_ARGUMENT: invalid JSON in envoy.config.bootstrap.v3.Bootstrap, near 1:10   (offset  9): no  such field: '{field}') has unknown fields\n");
+        let grader = Regex::new(&Said::from_log(&run("zzfoo"), false).pattern("bootstrap.yaml")).unwrap();
+        assert!(grader.is_match(&run("aabar").replace("1:10   (offset  9)", "1:855 (offset 854)")), "{grader}");
+        assert!(grader.is_match(&run("zzfoo")), "{grader}");
+        let nested = run("<<").replace("Bootstrap, near", "Bootstrap @ node: message envoy.config.core.v3.Node, near");
+        assert!(grader.is_match(&nested), "{grader}");
+        assert!(!grader.is_match(&run("aabar").replace("v3.Bootstrap,", "v3.Cluster,")), "{grader}");
+        assert!(Said::from_log(&run("zzfoo"), false).text().ends_with("no such field: 'zzfoo') has unknown fields"));
     }
 
     /// Envoy's rejection of a boot-typo.yaml whose ADS cluster name is `name`.

@@ -22,8 +22,8 @@ pub enum FileProblem {
     TooLarge { size: u64, cap: u64 },
     Empty,
     NotUtf8 { offset: usize },
-    /// UTF-16 with its byte-order mark: what some editors save as "Unicode".
-    Utf16,
+    /// UTF-16 or UTF-32 (the encoding named): what some editors save as "Unicode".
+    Wide(&'static str),
     Unreadable(String),
 }
 
@@ -41,7 +41,7 @@ impl FileProblem {
             FileProblem::TooLarge { size, cap } => t!(Files::TooLarge, file = file, size = size, cap = human_bytes(*cap)),
             FileProblem::Empty => t!(Files::Empty, file = file),
             FileProblem::NotUtf8 { offset } => t!(Files::NotUtf8, file = file, offset = offset),
-            FileProblem::Utf16 => t!(Files::Utf16, file = file),
+            FileProblem::Wide(encoding) => t!(Files::Wide, file = file, encoding = encoding),
             FileProblem::Unreadable(e) => t!(Files::Unreadable, file = file, error = e),
         }
     }
@@ -67,11 +67,36 @@ pub fn read_lab(path: &Path) -> Result<String, FileProblem> {
 
 fn read_text(path: &Path, follow: bool, cap: u64) -> Result<String, FileProblem> {
     let bytes = read_bytes(path, follow, cap)?;
-    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        return Err(FileProblem::Utf16);
+    if let Some(encoding) = wide(&bytes) {
+        return Err(FileProblem::Wide(encoding));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").map(<[u8]>::to_vec).unwrap_or(bytes);
     String::from_utf8(bytes).map_err(|e| FileProblem::NotUtf8 { offset: e.utf8_error().valid_up_to() })
+}
+
+/// UTF-32 or UTF-16, by its byte-order mark or, without one, by the zero bytes that
+/// ASCII text has in those encodings (such a file is valid UTF-8, full of NULs).
+fn wide(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\xFF\xFE\0\0") || bytes.starts_with(b"\0\0\xFE\xFF") {
+        return Some("UTF-32");
+    }
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return Some("UTF-16");
+    }
+    let head = &bytes[..bytes.len().min(64)];
+    // Each code unit of ASCII text has its one non-zero byte at the same place.
+    let units = |width: usize| {
+        head.len() >= 2 * width
+            && head.len().is_multiple_of(width)
+            && (0..width).any(|at| head.chunks(width).all(|u| u.iter().enumerate().all(|(i, b)| (*b != 0) == (i == at))))
+    };
+    if units(4) {
+        Some("UTF-32")
+    } else if units(2) {
+        Some("UTF-16")
+    } else {
+        None
+    }
 }
 
 fn read_bytes(path: &Path, follow: bool, cap: u64) -> Result<Vec<u8>, FileProblem> {
@@ -166,8 +191,18 @@ mod tests {
         std::fs::write(dir.path().join("bin"), b"ok\xff\xfe").unwrap();
         assert_eq!(read_submission(dir.path(), "bin"), Err(FileProblem::NotUtf8 { offset: 2 }));
         std::fs::write(dir.path().join("u16"), b"\xFF\xFEa\x00=\x001\x00").unwrap();
-        assert_eq!(read_submission(dir.path(), "u16"), Err(FileProblem::Utf16));
-        assert!(FileProblem::Utf16.said("x").contains("save it as UTF-8"));
+        assert_eq!(read_submission(dir.path(), "u16"), Err(FileProblem::Wide("UTF-16")));
+        assert!(FileProblem::Wide("UTF-16").said("x").contains("save it as UTF-8"));
+        std::fs::write(dir.path().join("u32"), b"\xFF\xFE\0\0a\0\0\0").unwrap();
+        assert_eq!(read_submission(dir.path(), "u32"), Err(FileProblem::Wide("UTF-32")));
+        assert!(FileProblem::Wide("UTF-32").said("x").contains("iconv -f UTF-32"));
+        std::fs::write(dir.path().join("u16be"), b"\0a\0=\x001\0\n").unwrap();
+        assert_eq!(read_submission(dir.path(), "u16be"), Err(FileProblem::Wide("UTF-16")));
+        std::fs::write(dir.path().join("u32le"), b"a\0\0\0=\0\0\0").unwrap();
+        assert_eq!(read_submission(dir.path(), "u32le"), Err(FileProblem::Wide("UTF-32")));
+        // A NUL or two in UTF-8 text is not another encoding.
+        std::fs::write(dir.path().join("nul"), b"a=1\0b=2").unwrap();
+        assert_eq!(read_submission(dir.path(), "nul").unwrap(), "a=1\0b=2");
         std::fs::write(dir.path().join("blank"), b" \n\r\n").unwrap();
         assert_eq!(read_submission(dir.path(), "blank"), Err(FileProblem::Empty));
         std::fs::write(dir.path().join("bom"), b"\xEF\xBB\xBFa=1").unwrap();

@@ -77,6 +77,15 @@ pub fn misspelled(file: &KvFile, key: &str) -> Option<(usize, String)> {
         .map(|e| (e.line, e.key.clone()))
 }
 
+/// The first `key=value` line whose key is `key` with a prefix before a `.`, `_` or `-`
+/// (`control_plane.connected_state=` for `connected_state`, the statistic's full name).
+pub fn prefixed(file: &KvFile, key: &str) -> Option<(usize, String)> {
+    file.entries
+        .iter()
+        .find(|e| e.key.len() > key.len() + 1 && e.key.ends_with(key) && e.key[..e.key.len() - key.len()].ends_with(['.', '_', '-']))
+        .map(|e| (e.line, e.key.clone()))
+}
+
 fn is_key(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -86,6 +95,16 @@ fn is_key(k: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_with_a_prefix_is_found() {
+        let f = KvFile::parse("ready_code=503\ncontrol_plane.connected_state=0\n");
+        assert_eq!(prefixed(&f, "connected_state"), Some((2, "control_plane.connected_state".into())));
+        assert_eq!(prefixed(&f, "code"), Some((1, "ready_code".into())));
+        assert_eq!(prefixed(&f, "state"), Some((2, "control_plane.connected_state".into())));
+        assert_eq!(prefixed(&f, "ready_code"), None);
+        assert_eq!(prefixed(&KvFile::parse("xconnected_state=0\n"), "connected_state"), None);
+    }
 
     #[test]
     fn careful_variations_read_alike() {

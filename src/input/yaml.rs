@@ -52,7 +52,7 @@ pub fn parse_envoy_doc(text: &str) -> Result<Value, String> {
     match parse_docs(text, Keys::LastWins, 1)? {
         // Envoy finds nothing in it either; said as parse_doc says why.
         Value::Null => parse_docs(text, Keys::LastWins, usize::MAX),
-        first => Ok(first),
+        first => Ok(super::envoy_scalars::as_envoy_reads(text, first, max_values(text))),
     }
 }
 

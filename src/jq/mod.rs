@@ -84,6 +84,10 @@ impl ProgramBuilder {
         starts: &[usize],
         whole: Vec<(usize, String)>,
     ) -> Vec<ExprError> {
+        // Broken definitions would break every expression alone: said once, as theirs.
+        if let Err(errs) = compile(&format!("{defs}\n."), names) {
+            return errs.into_iter().map(|(_, message)| ExprError { expr: usize::MAX, offset: None, message }).collect();
+        }
         let mut errors = Vec::new();
         for (i, e) in self.exprs.iter().enumerate() {
             let alone = format!("{defs}\n{}{}", prefixes[i], e.code);
@@ -352,6 +356,13 @@ mod tests {
         // The definitions are still checked.
         let errs = ProgramBuilder::default().build("def broken: $nope;", &[]).err().expect("an error in defs");
         assert!(errs.iter().any(|e| e.message.contains("undefined variable")), "{errs:?}");
+        // Said once, not once per expression that could not compile with them.
+        let mut b = ProgramBuilder::default();
+        b.add(".a", "one".into());
+        b.add(".b", "two".into());
+        let errs = b.build("def broken: $nope;", &[]).err().expect("an error in defs");
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].expr, usize::MAX);
     }
 
     #[test]

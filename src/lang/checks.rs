@@ -16,6 +16,11 @@ catalog! {
             ko: "`{key}=` 줄이 없습니다. {line}번째 줄에 있는 `{near}=` 키는 철자가 틀린 것 같습니다. 키 이름을 `{key}`(으)로 고치세요",
             zh: "没有 `{key}=` 这一行；第 {line} 行的 `{near}=` 看起来是拼写错误：键名应写作 `{key}`",
         }
+        LongerKey {
+            en: "there is no `{key}=` line; line {line} sets `{near}=`, a longer name: write the key as `{key}` alone",
+            ko: "`{key}=` 줄이 없습니다. {line}번째 줄은 더 긴 이름인 `{near}=` 키를 씁니다. 키는 `{key}`만 쓰세요",
+            zh: "没有 `{key}=` 这一行；第 {line} 行设置的是更长的名字 `{near}=`：键名只写 `{key}`",
+        }
         SetTwice { en: "`{key}` is set more than once (lines {lines}); keep one line", ko: "`{key}` 키가 여러 번 설정되어 있습니다({lines}번째 줄). 한 줄만 남기세요", zh: "`{key}` 设置了不止一次（第 {lines} 行）；只保留一行" }
         NotExpected { en: "`{key}` is not the expected value", ko: "`{key}` 값이 기대한 값이 아닙니다", zh: "`{key}` 不是期望的值" }
         NotOfForm { en: "`{key}` is not of the form /{pattern}/", ko: "`{key}` 값이 /{pattern}/ 형식이 아닙니다", zh: "`{key}` 不符合 /{pattern}/ 的形式" }

@@ -36,10 +36,10 @@ catalog! {
             ko: "{file} 파일이 UTF-8 텍스트가 아닙니다(오프셋 {offset}의 바이트). UTF-8로 저장하세요(편집기의 인코딩 설정, 또는 iconv -f EUC-KR -t UTF-8)",
             zh: "{file} 不是 UTF-8 文本（偏移 {offset} 处的字节无效）；请另存为 UTF-8（编辑器的编码设置，或 iconv -f GBK -t UTF-8）",
         }
-        Utf16 {
-            en: "{file} is UTF-16 text; save it as UTF-8 (an editor's encoding setting, or iconv -f UTF-16 -t UTF-8)",
-            ko: "{file} 파일이 UTF-16 텍스트입니다. UTF-8로 저장하세요(편집기의 인코딩 설정, 또는 iconv -f UTF-16 -t UTF-8)",
-            zh: "{file} 是 UTF-16 文本；请另存为 UTF-8（编辑器的编码设置，或 iconv -f UTF-16 -t UTF-8）",
+        Wide {
+            en: "{file} is {encoding} text; save it as UTF-8 (an editor's encoding setting, or iconv -f {encoding} -t UTF-8)",
+            ko: "{file} 파일이 {encoding} 텍스트입니다. UTF-8로 저장하세요(편집기의 인코딩 설정, 또는 iconv -f {encoding} -t UTF-8)",
+            zh: "{file} 是 {encoding} 文本；请另存为 UTF-8（编辑器的编码设置，或 iconv -f {encoding} -t UTF-8）",
         }
         Unreadable { en: "{file} cannot be read: {error}", ko: "{file} 파일을 읽을 수 없습니다: {error}", zh: "无法读取 {file}：{error}" }
         Replaced { en: "it was replaced while being read", ko: "읽는 도중 파일이 바뀌었습니다", zh: "读取过程中文件被替换" }
@@ -54,6 +54,11 @@ catalog! {
             en: "{file} reads as {format} but holds a single value ({what}), not fields or a list",
             ko: "{file} 파일을 {format}(으)로 읽었지만 필드나 목록이 아니라 값 하나({what})만 있습니다",
             zh: "{file} 按 {format} 读取，但只有单个值（{what}），而不是字段或列表",
+        }
+        ListNotFields {
+            en: "{file} holds a list, where Envoy reads one config of fields (node:, admin:, static_resources: and so on, each at the left margin, with no leading '- ')",
+            ko: "{file} 파일에 목록이 있습니다. Envoy는 필드로 된 설정 하나를 읽습니다(node:, admin:, static_resources: 등을 앞에 '- ' 없이 맨 왼쪽부터 씁니다)",
+            zh: "{file} 是一个列表，而 Envoy 读取的是由字段组成的一份配置（node:、admin:、static_resources: 等，写在最左侧，前面没有 '- '）",
         }
         CommentsOnly { en: "null, as a file of only comments does", ko: "null, 주석만 있는 파일이 이렇습니다", zh: "null，只有注释的文件就是这样" }
         ABoolean { en: "a boolean", ko: "불리언", zh: "布尔值" }

@@ -73,7 +73,7 @@ impl Artifact {
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
-                Format::Yaml if proto => (Some(input::yaml::parse_envoy_doc(t).map_err(invalid).and_then(structured)), None),
+                Format::Yaml if proto => (Some(input::yaml::parse_envoy_doc(t).map_err(invalid).and_then(structured).and_then(|v| fields(name, v))), None),
                 Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
                 Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
                 Format::Json => (Some(input::json::parse(t).map_err(|e| yaml_not_json(name, t).unwrap_or_else(|| invalid(e))).and_then(structured)), None),
@@ -143,6 +143,15 @@ fn structured(v: Value) -> Result<Value, &'static str> {
         Value::Number(_) => Files::ANumber,
         Value::String(_) => Files::AString,
     }))
+}
+
+/// An Envoy config is one message: fields, never a list (which would otherwise reach
+/// each check as jq's "cannot index an array").
+fn fields(name: &str, v: Value) -> Result<Value, String> {
+    match v {
+        Value::Array(_) => Err(t!(Files::ListNotFields, file = name)),
+        v => Ok(v),
+    }
 }
 
 /// A JSON file that is not JSON but YAML fields or a list (what yq prints): said so, not

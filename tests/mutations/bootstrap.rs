@@ -65,6 +65,14 @@ impl Sub<'_> {
                 };
                 *s = one;
             }
+            B::Inline(p) => {
+                let s = slot(&mut doc, p, false)?;
+                let one = match s.as_mapping() {
+                    Some(m) if m.len() == 1 => m.values().next().cloned().unwrap_or(Y::Null),
+                    _ => return Err(format!("{p} is not a mapping of one key")),
+                };
+                *s = one;
+            }
             B::Merge(p, y) => {
                 let m = if p.is_empty() { &mut doc } else { slot(&mut doc, p, true)? };
                 let Y::Mapping(add) = self.yaml(y)? else { return Err("Merge takes a mapping".into()) };

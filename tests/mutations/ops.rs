@@ -166,6 +166,9 @@ pub enum B {
     Dup(&'static str),
     /// The list at the path, a list of one, written as its one item (no `-`).
     Unlist(&'static str),
+    /// The mapping of one key at the path, written as that key's value alone
+    /// (`envoy_grpc: xds-grpc` for `envoy_grpc: {cluster_name: xds-grpc}`).
+    Inline(&'static str),
     /// Keys added to the mapping at the path ("" is the top).
     Merge(&'static str, &'static str),
     Id(usize, V),

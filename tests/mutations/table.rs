@@ -461,6 +461,8 @@ pub fn rows() -> Vec<Row> {
         r("boot-only.no-admin", &[4], Seq(&[BootOnly(B::Del("admin")), Restore(NODE)])).rule("a section bootstrap.yaml lacks is taken from boot-typo.yaml where it is right there"),
         r("boot-only.no-dynamic-resources", &[4], Seq(&[BootOnly(B::Del("dynamic_resources")), Restore(NODE)])),
         r("boot.admin-address-string", &[4], Boot(B::Set("admin/address", "127.0.0.1:9982"))).rule("a value of another shape is not there: no check reads through it with an error"),
+        r("boot.envoy-grpc-as-name", &[4], Boot(B::Inline("@ads/grpc_services/0/envoy_grpc"))).rule("boot-typo.yaml's wrong name is read whatever shape it is written in; the shape is step 4's"),
+        r("typo-only.envoy-grpc-as-name", &[5], Typo(B::Inline("@ads/grpc_services/0/envoy_grpc"))),
         // A second mistake beside it, in boot-typo.yaml or 06-node.json, is still theirs.
         r("boot-only.admin-port+typo-timeout", &[4, 5], Seq(&[BootOnly(B::Map("@port", Inc)), Restore(NODE), Typo(B::Set("@cds/initial_fetch_timeout", "10s"))])).rule("only what boot-typo.yaml has right is excused"),
         r("boot-only.type+typo-copies-and-changes-more", &[4, 5], Seq(&[Boot(B::Set("@c/type", "LOGICAL_DNS")), Restore(NODE), Typo(B::H2(H::None))])),

@@ -71,9 +71,12 @@ fn missing(cx: &Cx, key: &str) -> Verdict {
         let text = format!("{shown}{cut}");
         return Verdict::fail(t!(Checks::OtherForm, key = key, line = line, text = text)).line(line).detail(key);
     }
-    let spelled = cx.artifact.kv().ok().and_then(|kv| crate::input::kv::misspelled(kv, key));
-    match spelled {
-        Some((line, near)) => Verdict::fail(t!(Checks::Misspelled, key = key, line = line, near = near)).line(line).detail(key),
+    let kv = cx.artifact.kv().ok();
+    if let Some((line, near)) = kv.and_then(|kv| crate::input::kv::misspelled(kv, key)) {
+        return Verdict::fail(t!(Checks::Misspelled, key = key, line = line, near = near)).line(line).detail(key);
+    }
+    match kv.and_then(|kv| crate::input::kv::prefixed(kv, key)) {
+        Some((line, near)) => Verdict::fail(t!(Checks::LongerKey, key = key, line = line, near = near)).line(line).detail(key),
         None => Verdict::fail(t!(Checks::NoLine, key = key)).detail(key),
     }
 }
