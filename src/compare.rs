@@ -4,7 +4,7 @@
 //! Not under `check/`: the live source compares a running Envoy's bootstrap with the
 //! file this way too, and sources come before checks.
 
-use crate::lang::{checks::Checks, t};
+use crate::lang::{checks::Checks, files::Files, t, tr};
 use serde_json::Value;
 
 pub fn equal(a: &Value, b: &Value) -> bool {
@@ -47,6 +47,9 @@ pub enum What {
     Unexpected,
     Differs,
     Length { found: usize },
+    /// A map or a list where a value of another kind is expected, or the other way
+    /// round: the kinds, in words (a shape gives away no value).
+    Kind { found: &'static str, wanted: &'static str },
 }
 
 impl Diff {
@@ -57,6 +60,7 @@ impl Diff {
             What::Unexpected => t!(Checks::DiffExtra, path = self.path),
             What::Differs => t!(Checks::DiffValue, path = self.path),
             What::Length { found } => t!(Checks::DiffLength, path = self.path, n = found),
+            What::Kind { found, wanted } => t!(Checks::DiffKind, path = self.path, found = found, wanted = wanted),
         }
     }
 }
@@ -116,7 +120,22 @@ fn walk<'a>(e: &'a Value, f: &'a Value, subset: bool, at: &mut Vec<Step<'a>>) ->
             }
             (ea.len() != fa.len()).then(|| here(at, What::Length { found: fa.len() }))
         }
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => {
+            Some(here(at, What::Kind { found: kind(f), wanted: kind(e) }))
+        }
         _ => (!equal(e, f)).then(|| here(at, What::Differs)),
+    }
+}
+
+/// What kind of value `v` is, in words ("a map"), in the run's language.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Object(_) => tr(Checks::KindMap),
+        Value::Array(_) => tr(Checks::KindList),
+        Value::String(_) => tr(Files::AString),
+        Value::Number(_) => tr(Files::ANumber),
+        Value::Bool(_) => tr(Files::ABoolean),
+        Value::Null => "null",
     }
 }
 
@@ -200,6 +219,11 @@ mod tests {
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), false).unwrap().what, What::Unexpected);
         assert_eq!(diff(&e, &json!({"id": "x", "metadata": {"MESH_ID": "m"}, "extra": 1}), true), None);
         assert_eq!(diff(&json!({"a-b": 1}), &json!({}), true).unwrap().path, "[\"a-b\"]");
+        let d = diff(&e, &json!([e.clone()]), false).unwrap();
+        assert_eq!((d.path.as_str(), &d.what), (".", &What::Kind { found: "a list", wanted: "a map" }));
+        assert_eq!(d.sentence(), "`.` is a list where a map is expected");
+        let d = diff(&e, &json!({"id": "x", "metadata": "MESH_ID=m"}), false).unwrap();
+        assert_eq!(d.sentence(), "`.metadata` is a string where a map is expected");
         assert_eq!(covered(&json!({"a": {"x": 1, "y": 2}, "b": 3}), &json!({"a": {"x": 1}})), json!({"a": {"x": 1}}));
     }
 }

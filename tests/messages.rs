@@ -152,6 +152,14 @@ fn an_h2_extension_without_explicit_http_config_is_said_so() {
 }
 
 #[test]
+fn a_node_saved_as_a_list_is_said_to_be_one() {
+    let c = Copy::sample();
+    let node = c.read("06-node.json");
+    c.write("06-node.json", &format!("[{node}]"));
+    says(&c, "node.matches_bootstrap", &["`.` is a list where a map is expected"]);
+}
+
+#[test]
 fn a_renamed_static_cluster_is_said_once() {
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "  - name: xds-grpc", "  - name: xds_grpc");

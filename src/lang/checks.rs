@@ -97,6 +97,9 @@ catalog! {
         DiffMissing { en: "`{path}` is missing", ko: "`{path}` 항목이 없습니다", zh: "缺少 `{path}`" }
         DiffExtra { en: "`{path}` is there but should not be", ko: "`{path}` 항목은 없어야 합니다", zh: "`{path}` 不应存在" }
         DiffValue { en: "`{path}` has another value", ko: "`{path}` 값이 다릅니다", zh: "`{path}` 的值不同" }
+        DiffKind { en: "`{path}` is {found} where {wanted} is expected", ko: "`{path}` 자리에 {wanted}이(가) 와야 하는데 {found}입니다", zh: "`{path}` 处应为{wanted}，却是{found}" }
+        KindMap { en: "a map", ko: "맵", zh: "映射" }
+        KindList { en: "a list", ko: "목록", zh: "列表" }
         DiffLength { en: "`{path}` has another number of items ({n})", ko: "`{path}` 항목 수가 {n}개로, 기대한 개수가 아닙니다", zh: "`{path}` 有 {n} 项，数量不对" }
         /// Look-alike characters (an input method's full-width forms).
         LookAlikeLine {
