@@ -167,7 +167,7 @@ fn a_bootstrap_without_an_admin_address_costs_step_4_alone_in_either_mode() {
         assert_eq!(g.with("fail"), ["bootstrap.admin_port".to_string()].to_vec());
         for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live"] {
             assert_eq!(g.status(id), "skip", "{id}");
-            assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy no admin address, so no Envoy running it can be asked anything; bootstrap.admin_port (step 4) charges it");
+            assert_eq!(g.message(id), "not graded: Your bootstrap.yaml gives Envoy's admin no TCP port the grader can know (none, 0, or a pipe), so no Envoy running it can be asked anything; bootstrap.admin_port (step 4) charges it");
         }
         assert_eq!(g.report()["max_score"], without_live, "the live checks' points are not in this submission's maximum");
         assert_eq!(g.code, Some(1));

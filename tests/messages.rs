@@ -205,3 +205,12 @@ fn a_proxy_metadata_variable_missing_from_the_env_is_named() {
     c.write("inject.yaml", format!("{}{}", &inject[..at], &inject[at + "        - name: ISTIO_META_DNS_CAPTURE\n          value: \"true\"\n".len()..]));
     says(&c, "inject.proxy_metadata", &["`.ISTIO_META_DNS_CAPTURE` is missing: those variables come from the mesh config", "--meshConfigFile"]);
 }
+
+/// An admin on a unix socket has no port_value: said as what it is, not only "not set".
+#[test]
+fn an_admin_on_a_pipe_is_named() {
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "    socket_address:\n      address: 127.0.0.1\n      port_value: 9982\n", "    pipe:\n      path: \"@labcheck-admin\"\n");
+    let m = why(&c, "bootstrap.admin_port");
+    assert!(m.contains("the admin listens on a unix socket (pipe), where the lab asks for a TCP port"), "{m}");
+}

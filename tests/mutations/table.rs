@@ -353,6 +353,7 @@ pub fn rows() -> Vec<Row> {
         r("boot.admin-port.extra-digit", &[4], Boot(B::Map("@port", Suf("0")))), // rejected: port > 65535
         r("boot.admin-port.deleted", &[4], Boot(B::Del("@port"))), // rejected: port_specifier required
         r("boot.admin.deleted", &[4], Boot(B::Del("admin"))),
+        r("boot.admin-pipe", &[4], Boot(B::Set("admin/address", "{pipe: {path: \"@labcheck-admin-row\"}}"))).rule("an admin on a unix socket has no port the lab asks for, and no Envoy running it can be asked anything"),
         r("boot.id.role-router", &[4], Boot(B::Id(0, Lit("router")))),
         r("boot.id.role-upper", &[4], Boot(B::Id(0, Upper))),
         r("boot.id.role-first-arg", &[4], Boot(B::Id(0, FromInj(I::Arg(0))))),
