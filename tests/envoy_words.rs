@@ -116,3 +116,30 @@ fn boot_typo_rejected_first_for_the_bootstraps_own_mistake_costs_step_5_nothing(
     let g = c.grade().arg("--no-live").run();
     assert_eq!(g.status("typo_txt.names_cluster"), "fail", "{}", g.message("typo_txt.names_cluster"));
 }
+
+#[test]
+fn another_wrong_ads_name_is_charged_once_and_05_shows_it() {
+    // boot-typo.yaml points ADS at another wrong name than the lab's, and 05-typo.txt is
+    // Envoy's own rejection of that file: typo.ads_cluster charges the name; the
+    // rejection naming it is what the file must show, not a second finding (nor a
+    // "not graded" that blames Envoy).
+    let c = Copy::sample();
+    c.edit("boot-typo.yaml", "cluster_name: istiod-xds", "cluster_name: istio-xds");
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.with("fail"), ["typo.ads_cluster".to_string()].to_vec());
+    assert_eq!(g.status("typo_txt.names_cluster"), "pass", "{}", g.message("typo_txt.names_cluster"));
+}
+
+#[test]
+fn both_names_changed_are_said_as_the_name_that_moved() {
+    // Both the ADS name and the static cluster's changed: the difference is the static
+    // cluster's name, not a cluster list of another length.
+    let c = Copy::sample();
+    let typo = c.read("boot-typo.yaml").replace("name: xds-grpc", "name: istiod-xds").replace("cluster_name: xds-grpc", "cluster_name: istiod-xds");
+    c.write("boot-typo.yaml", &typo);
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.status("typo.only_change"), "fail");
+    let m = g.message("typo.only_change");
+    assert!(m.contains("`.static_resources.clusters[0].name` has another value") && !m.contains("number of items"), "{m}");
+}

@@ -214,3 +214,42 @@ fn an_admin_on_a_pipe_is_named() {
     let m = why(&c, "bootstrap.admin_port");
     assert!(m.contains("the admin listens on a unix socket (pipe), where the lab asks for a TCP port"), "{m}");
 }
+
+/// An explanation whose text itself starts with a dash (`- --mode validate ...`, `- -1
+/// ...`) is an explanation; a line of dashes is a rule, not one.
+#[test]
+fn explanations_may_start_with_a_dash() {
+    let c = Copy::sample();
+    let report = c.read("08-report.md");
+    let keys: Vec<&str> = report.lines().take_while(|l| !l.trim().is_empty()).collect();
+    let four = [
+        "- --mode validate catches the typo before the Pod is deployed",
+        "- -1 is no exit code Envoy gives; a rejected bootstrap exits 1",
+        "- CrashLoop: the bootstrap is rejected, the log names the cluster",
+        "- Not Ready: no istiod, /ready answers PRE_INITIALIZING",
+    ];
+    c.write("08-report.md", format!("{}\n\n{}\n", keys.join("\n"), four.join("\n")));
+    let g = c.grade().no_envoy().run();
+    assert_eq!(g.status("report.explanations"), "pass", "{}", g.message("report.explanations"));
+    assert_eq!(g.status("report.below"), "pass", "{}", g.message("report.below"));
+    c.write("08-report.md", format!("{}\n\n{}\n---\n", keys.join("\n"), four[..3].join("\n")));
+    let m = failing(c.grade().no_envoy().run(), "report.explanations");
+    assert!(m.starts_with("lines that start with - and some text: 3; at least four are needed"), "{m}");
+}
+
+/// A key line that is not there fails whatever value were expected: also where the run
+/// does not derive that value (no live Envoy, no Envoy at all), as the live run fails it.
+#[test]
+fn a_missing_key_line_fails_even_where_its_value_is_not_derived() {
+    for (line, id) in [("typo_rc=1\n", "report.typo_rc"), ("ready_without_istiod=PRE_INITIALIZING\n", "report.ready_body")] {
+        let c = Copy::sample();
+        c.edit("08-report.md", line, "");
+        for g in [c.grade().no_envoy().run(), c.grade().arg("--no-live").run()] {
+            assert_eq!(g.status(id), "fail", "{id}: {}", g.message(id));
+            assert_eq!(g.failing_steps(), [8].into(), "{:?}", g.with("fail"));
+        }
+        // Present, it is not graded without the value it must hold.
+        let g = Copy::sample().grade().no_envoy().run();
+        assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
+    }
+}

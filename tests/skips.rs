@@ -1,7 +1,9 @@
 //! A choice of the run (--no-envoy, --no-live, an optional lab file absent) skips the
-//! same checks for every submission, whatever the state of its files. Only a check not
-//! graded because another check charges the same mistake (one mistake costs one step)
-//! lowers one submission's maximum, by that check's points.
+//! same checks for every submission, whatever the state of its files (missing, empty,
+//! unreadable). Only a check not graded because another check charges the same mistake
+//! (one mistake costs one step) lowers one submission's maximum, by that check's points;
+//! and a key line a readable file lacks fails even where its value is not derived
+//! (messages.rs), as no value could make it right.
 
 
 use crate::common::*;

@@ -170,7 +170,9 @@ message!(ENDPOINT, "envoy.config.endpoint.v3.Endpoint", [
     "additional_addresses" => Msg(&ADDITIONAL_ADDRESS),
 ]);
 
-message!(HEALTH_CHECK_CONFIG, "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig", ["address" => Connect]);
+// `port_value` sends health checks to another port of the endpoint's host, which the
+// grader's closed port does not cover: refused.
+message!(HEALTH_CHECK_CONFIG, "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig", ["address" => Connect, "port_value" => Refuse(Connects)]);
 
 message!(ADDITIONAL_ADDRESS, "envoy.config.endpoint.v3.Endpoint.AdditionalAddress", ["address" => Connect]);
 

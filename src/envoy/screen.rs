@@ -224,6 +224,18 @@ mod tests {
         places(&b).refusals.into_iter().map(|r| (r.field, r.why)).collect()
     }
 
+    /// A health check's own port would reach any port of the grading machine, past the
+    /// closed port the endpoints are pointed at.
+    #[test]
+    fn a_health_check_port_is_refused() {
+        let b = json!({"static_resources": {"clusters": [{"name": "a", "load_assignment": {"cluster_name": "a", "endpoints": [{"lb_endpoints": [
+            {"endpoint": {"address": {"socket_address": {"address": "x", "port_value": 1}}, "health_check_config": {"port_value": 8765}}}]}]}}]}});
+        assert_eq!(refused(b), vec![(
+            ".static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.health_check_config.port_value".into(),
+            Why::Risk(Risk::Connects)
+        )]);
+    }
+
     #[test]
     fn what_reads_listens_or_connects_is_refused_where_it_is() {
         let b = json!({

@@ -56,6 +56,11 @@ impl Kind for KvLine {
         self.want.needs()
     }
 
+    fn fails_whatever_expected(&self, cx: &Cx) -> bool {
+        // A file that cannot be read is its own check's (`exists`) to charge.
+        cx.artifact.kv().is_ok_and(|kv| kv.get(&self.key).len() != 1)
+    }
+
     fn reads_text(&self) -> bool {
         true
     }

@@ -37,6 +37,13 @@ pub trait Kind: Send + Sync {
         self.needs().into_iter().find_map(|id| cx.env.skipped(id))
     }
 
+    /// Whether the file, read, alone fails the check whatever value were expected (no
+    /// line for a key, or two): such a check fails even where the run does not derive
+    /// its expected value, as no value could make it pass.
+    fn fails_whatever_expected(&self, _cx: &Cx) -> bool {
+        false
+    }
+
     /// Whether the check reads its file as text, where look-alike characters (a
     /// full-width `＝`) can be why it fails (see `look_alike`).
     fn reads_text(&self) -> bool {
