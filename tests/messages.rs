@@ -216,7 +216,7 @@ fn an_admin_on_a_pipe_is_named() {
 }
 
 /// An explanation whose text itself starts with a dash (`- --mode validate ...`, `- -1
-/// ...`) is an explanation; a line of dashes is a rule, not one.
+/// ...`) is an explanation; `-- note` and a line of dashes are no list items.
 #[test]
 fn explanations_may_start_with_a_dash() {
     let c = Copy::sample();
@@ -232,7 +232,7 @@ fn explanations_may_start_with_a_dash() {
     let g = c.grade().no_envoy().run();
     assert_eq!(g.status("report.explanations"), "pass", "{}", g.message("report.explanations"));
     assert_eq!(g.status("report.below"), "pass", "{}", g.message("report.below"));
-    c.write("08-report.md", format!("{}\n\n{}\n---\n", keys.join("\n"), four[..3].join("\n")));
+    c.write("08-report.md", format!("{}\n\n{}\n-- more notes\n---\n", keys.join("\n"), four[..3].join("\n")));
     let m = failing(c.grade().no_envoy().run(), "report.explanations");
     assert!(m.starts_with("lines that start with - and some text: 3; at least four are needed"), "{m}");
 }
