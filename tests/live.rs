@@ -458,3 +458,18 @@ fn the_header_of_a_probe_that_read_nothing_says_so() {
     assert!(source.starts_with(&format!("none: the probe of http://127.0.0.1:{port} read nothing usable (")), "{source}");
     assert!(source.contains("nothing listens there"), "{source}");
 }
+
+#[test]
+fn a_launched_envoy_whose_file_breaks_its_admin_is_the_files_doing() {
+    // The runtime limits connections to none: the launched Envoy answers its admin port
+    // as it starts, then resets every probe. The file is why, not the grader: the live
+    // checks fail for it, and nothing is `error`.
+    let c = Copy::sample();
+    let boot = c.read("bootstrap.yaml");
+    c.write("bootstrap.yaml", format!("{boot}layered_runtime:\n  layers:\n  - name: s\n    static_layer:\n      overload:\n        global_downstream_max_connections: 0\n"));
+    let g = c.grade().launch().run();
+    assert!(g.with("error").is_empty(), "{:?}", g.with("error"));
+    assert_eq!(g.status("node.live"), "fail");
+    assert!(g.message("node.live").contains("something in the file changes how its admin answers"), "{}", g.message("node.live"));
+    assert_eq!(g.code, Some(1));
+}

@@ -457,6 +457,11 @@ fn call<'a>(f: &str, a: &[V<'a>]) -> V<'a> {
                 ("hasPrefix", [Value::String(x), Value::String(s)]) => Value::Bool(s.starts_with(x.as_str())),
                 ("hasSuffix", [Value::String(x), Value::String(s)]) => Value::Bool(s.ends_with(x.as_str())),
                 ("empty", [x]) => Value::Bool(empty(x)),
+                // Istio's: an annotation's JSON (`sidecar.istio.io/userVolume`), read.
+                ("fromJSON", [Value::String(s)]) => match serde_json::from_str(s) {
+                    Ok(v) => v,
+                    Err(_) => return V::Unknown,
+                },
                 _ => return V::Unknown,
             }
         }
@@ -499,6 +504,16 @@ mod tests {
     fn a_range_over_a_known_map_gives_an_item_per_key_in_order() {
         let t = "env:\n- name: FIRST\n{{- range $key, $value := .ProxyConfig.ProxyMetadata }}\n- name: {{ $key }}\n  value: \"{{ $value }}\"\n{{- end }}\n";
         assert_eq!(rendered(t), json!({"env": [{"name": "FIRST"}, {"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}));
+    }
+
+    /// Istio's template adds the volumes a `sidecar.istio.io/userVolume` annotation holds,
+    /// as JSON, by name: each is a volume of the injection output.
+    #[test]
+    fn a_range_over_an_annotations_json_names_its_items() {
+        let mut c = ctx();
+        c["ObjectMeta"]["Annotations"]["sidecar.istio.io/userVolume"] = json!(r#"{"certs":{"secret":{"secretName":"certs"}}}"#);
+        let t = "volumes:\n{{- if isset .ObjectMeta.Annotations `sidecar.istio.io/userVolume` }}\n{{- range $index, $value := fromJSON (index .ObjectMeta.Annotations `sidecar.istio.io/userVolume`) }}\n- name: \"{{ $index }}\"\n{{- end }}\n{{- end }}\n- name: istio-envoy\n";
+        assert_eq!(render(&super::super::read(t), &c), json!({"volumes": [{"name": "certs"}, {"name": "istio-envoy"}]}));
     }
 
     #[test]

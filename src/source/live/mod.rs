@@ -194,9 +194,22 @@ impl Cx<'_> {
         }
         let slot = match rejected {
             Some(f) => Err(f.unavailable()),
-            None => admin::view(&rec, &self.ask()).map_err(Unavailable::grader),
+            None => admin::view(&rec, &self.ask()).map_err(|problem| self.launched_broke(&rec, problem)),
         };
         Got { slot, described, recording: Some(rec) }
+    }
+
+    /// A launched Envoy runs the grader's screened copy and answered its admin port as it
+    /// started; a probe of it that then reads nothing usable (a runtime limiting its
+    /// connections, admin socket options, a dump too large to read) is the file's doing,
+    /// unless an answer did not come in time, which is the machine's.
+    fn launched_broke(&self, rec: &Recording, problem: String) -> Unavailable {
+        let late = rec.exchanges.iter().any(|e| e.error.is_some() && e.elapsed_ms >= admin::TIMEOUT.as_millis() as u64);
+        if late {
+            return Unavailable::grader(problem);
+        }
+        let name = &self.artifact.name;
+        Unavailable::student(t!(EnvoyWords::LaunchedBroke, file = name, problem = problem)).of_file(name)
     }
 
     /// The file, if an Envoy can run it and be asked about it: readable, past the
