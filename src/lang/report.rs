@@ -30,11 +30,19 @@ catalog! {
             ko: "점수 {score}/{max}점: 검사 중 {pass}개 통과, {fail}개 실패, {error}개 확인 불가, {skip}개 건너뜀",
             zh: "得分 {score}/{max}：检查项中 {pass} 项通过，{fail} 项失败，{error} 项无法检查，{skip} 项跳过",
         }
+        /// [`Report::Score`] where some failing checks are of steps not started.
+        ScoreNotStarted {
+            en: "Score {score}/{max} points: of the checks, {pass} passed, {fail} failed ({later} of them in steps not started), {error} could not be checked, {skip} skipped",
+            ko: "점수 {score}/{max}점: 검사 중 {pass}개 통과, {fail}개 실패(그중 {later}개는 시작 전 단계), {error}개 확인 불가, {skip}개 건너뜀",
+            zh: "得分 {score}/{max}：检查项中 {pass} 项通过，{fail} 项失败（其中 {later} 项属于尚未开始的步骤），{error} 项无法检查，{skip} 项跳过",
+        }
         FirstToFix {
             en: "First to fix: step {n}, {id} at {place}: {title}",
             ko: "먼저 고칠 것: {n}단계 {id}, 위치 {place}: {title}",
             zh: "首先要修正：第 {n} 步 {id}，位置 {place}：{title}",
         }
+        /// No check failed, but one could not be checked: what it said, as what to do.
+        FirstError { en: "First to look at: step {n}, {id} could not be checked (why is said above): {title}", ko: "먼저 볼 것: {n}단계 {id}을(를) 확인할 수 없었습니다(이유는 위에 있습니다): {title}", zh: "首先要看：第 {n} 步 {id} 无法检查（原因见上文）：{title}" }
         NextStep { en: "Next: start step {n}, {title}", ko: "다음 할 일: {n}단계 시작, {title}", zh: "下一步：开始第 {n} 步，{title}" }
         FirstFile { en: "First to fix: step {n}, {message}", ko: "먼저 고칠 것: {n}단계, {message}", zh: "首先要修正：第 {n} 步，{message}" }
         AllPassed { en: "Every check passed.", ko: "모든 검사를 통과했습니다.", zh: "全部检查通过。" }

@@ -162,17 +162,18 @@ impl View {
     }
 }
 
-/// One sentence summing up a submission.
+/// One sentence summing up a submission: the failures of steps not started are
+/// counted apart, so that a student mid-lab does not read a pile of failures.
 pub fn summary(r: &SubmissionResult) -> String {
-    t!(
-        Report::Score,
-        score = r.score(),
-        max = r.max_score(),
-        pass = r.count(Status::Pass),
-        fail = r.count(Status::Fail),
-        error = r.count(Status::Error),
-        skip = r.count(Status::Skip)
-    )
+    let not_started = |step: u32| r.steps.iter().any(|s| s.step == step && !s.not_started.is_empty());
+    let later = r.checks.iter().filter(|c| c.status == Status::Fail && not_started(c.step)).count();
+    let (score, max, pass, fail, error, skip) =
+        (r.score(), r.max_score(), r.count(Status::Pass), r.count(Status::Fail), r.count(Status::Error), r.count(Status::Skip));
+    if later == 0 {
+        t!(Report::Score, score = score, max = max, pass = pass, fail = fail, error = error, skip = skip)
+    } else {
+        t!(Report::ScoreNotStarted, score = score, max = max, pass = pass, fail = fail, later = later, error = error, skip = skip)
+    }
 }
 
 /// Write a report; JSON reports of many submissions are streamed one object at a

@@ -184,12 +184,18 @@ fn word(s: Status) -> (&'static str, Paint) {
 }
 
 /// The first failing check in step order: what to fix first, or, in a step not started,
-/// what to write next.
+/// what to write next; with none failing, the first that could not be checked.
 fn first_to_fix(r: &SubmissionResult) -> Option<String> {
     if r.worst() == Status::Pass {
         return Some(t!(Report::AllPassed));
     }
-    let (step, ch) = r.steps.iter().find_map(|s| r.checks.iter().find(|ch| ch.step == s.step && ch.status == Status::Fail).map(|ch| (s, ch)))?;
+    let first = |status: Status| r.steps.iter().find_map(|s| r.checks.iter().find(|ch| ch.step == s.step && ch.status == status).map(|ch| (s, ch)));
+    let Some((step, ch)) = first(Status::Fail) else {
+        // Nothing failed, but something could not be checked: its why says what to do
+        // (start the Envoy of step 6, install Envoy).
+        let (step, ch) = first(Status::Error)?;
+        return Some(t!(Report::FirstError, n = step.step, id = line(&ch.id), title = line(&ch.title)));
+    };
     if !step.not_started.is_empty() {
         return Some(t!(Report::NextStep, n = step.step, title = line(&step.title)));
     }

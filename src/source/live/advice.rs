@@ -9,7 +9,8 @@ use std::path::Path;
 pub fn start(texts: &LiveTexts, problem: &str, dir: &Path, bootstrap: &Artifact) -> String {
     let sub = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let command = fill(&texts.command, &[("bootstrap", &sub.join(&bootstrap.name).display().to_string())]);
-    format!("{problem}. {} {}", fill(&texts.start, &[("command", &command)]), texts.launch_instead)
+    let then = crate::lang::sentences(&fill(&texts.start, &[("command", &command)]), &texts.launch_instead);
+    crate::lang::sentences(problem, &then)
 }
 
 /// The Envoy at `admin` runs another bootstrap than `file`: its identity is `id`, or it
@@ -19,5 +20,5 @@ pub fn not_same(texts: &LiveTexts, admin: &str, file: &str, id: &str, differ: Op
         None => fill(&texts.not_running, &[("admin", admin), ("file", file), ("id", id)]),
         Some(names) => fill(&texts.older, &[("admin", admin), ("file", file), ("differ", &names.join(", "))]),
     };
-    format!("{said} {}", texts.restart)
+    crate::lang::sentences(&said, &texts.restart)
 }
