@@ -79,6 +79,9 @@ pub enum Ended {
     /// A crash before Envoy logged a word: nothing says the file is why (a memory limit
     /// set too low for Envoy to start ends so), so it is the grader's to look at.
     CrashedSilently { file: String, signal: String },
+    /// A crash after Envoy logged only blank lines: it had started, and the file's log
+    /// format is why nothing was said; the file is why.
+    CrashedBlank { file: String, signal: String },
     /// Killed by something other than the grader: not the file's doing.
     Killed,
 }
@@ -97,6 +100,7 @@ impl std::fmt::Display for Ended {
             Ended::OutOfMemory { file, mib } => t!(EnvoyRun::OutOfMemory, n = mib, file = file),
             Ended::Crashed { file, signal, said } => t!(EnvoyRun::Crashed, signal = signal, file = file, said = said),
             Ended::CrashedSilently { file, signal } => t!(EnvoyRun::CrashedSilently, signal = signal, file = file),
+            Ended::CrashedBlank { file, signal } => t!(EnvoyRun::CrashedBlank, signal = signal, file = file),
             Ended::Killed => t!(EnvoyRun::Killed),
         })
     }
@@ -119,7 +123,11 @@ pub fn ended(status: ExitStatus, cpu: Option<Duration>, log: &str, file: &str, l
     }
     let said = super::said::Said::from_log(log, false).text();
     if said.trim().is_empty() {
-        return Some(Ended::CrashedSilently { file, signal: name(signal) });
+        // Nothing at all is a crash before Envoy started; blank lines are its log.
+        if log.is_empty() {
+            return Some(Ended::CrashedSilently { file, signal: name(signal) });
+        }
+        return Some(Ended::CrashedBlank { file, signal: name(signal) });
     }
     Some(Ended::Crashed { file, signal: name(signal), said })
 }
@@ -179,6 +187,10 @@ mod tests {
         let e = ended(killed(libc::SIGSEGV), None, "", "b.yaml", L).unwrap();
         assert_eq!(e, Ended::CrashedSilently { file: "b.yaml".into(), signal: "SIGSEGV".into() });
         assert!(!e.students() && e.to_string().contains("LABCHECK_ENVOY_MEMORY_MIB"), "{e}");
+        // Blank lines are a log: Envoy had started, and its log format says nothing.
+        let e = ended(killed(libc::SIGABRT), None, " \n \n", "b.yaml", L).unwrap();
+        assert_eq!(e, Ended::CrashedBlank { file: "b.yaml".into(), signal: "SIGABRT".into() });
+        assert!(e.students() && e.to_string().contains("only blank lines"), "{e}");
     }
 
     #[test]

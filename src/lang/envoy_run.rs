@@ -21,6 +21,11 @@ catalog! {
             ko: "Envoy가 {file} 처리 중 비정상 종료되었습니다({signal}): {said}",
             zh: "Envoy 处理 {file} 时崩溃（{signal}）：{said}",
         }
+        CrashedBlank {
+            en: "Envoy crashed ({signal}) on {file} after logging only blank lines (the file's log format prints nothing)",
+            ko: "Envoy가 {file} 처리 중 빈 줄만 기록한 뒤 비정상 종료되었습니다({signal}). 파일의 로그 형식이 아무것도 출력하지 않습니다",
+            zh: "Envoy 处理 {file} 时只记录了空行，随后崩溃（{signal}）；文件中的日志格式什么也不输出",
+        }
         CrashedSilently {
             en: "Envoy crashed ({signal}) before it logged anything about {file}; a memory limit too low for Envoy to start ends so (LABCHECK_ENVOY_MEMORY_MIB)",
             ko: "Envoy가 {file}에 대해 아무것도 기록하기 전에 비정상 종료되었습니다({signal}). Envoy가 시작하기에 너무 낮은 메모리 제한(LABCHECK_ENVOY_MEMORY_MIB)이면 이렇게 끝납니다",
