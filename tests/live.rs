@@ -461,8 +461,8 @@ fn the_header_of_a_probe_that_read_nothing_says_so() {
 
 #[test]
 fn a_launched_envoy_whose_file_breaks_its_admin_is_the_files_doing() {
-    // The runtime limits connections to none: the launched Envoy answers its admin port
-    // as it starts, then resets every probe. The file is why, not the grader: the live
+    // The runtime limits connections to none: the launched Envoy opens its admin port,
+    // then resets every probe. The file is why, not the grader: the live
     // checks fail for it, and nothing is `error`.
     let c = Copy::sample();
     let boot = c.read("bootstrap.yaml");

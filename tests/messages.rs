@@ -232,9 +232,12 @@ fn explanations_may_start_with_a_dash() {
     let g = c.grade().no_envoy().run();
     assert_eq!(g.status("report.explanations"), "pass", "{}", g.message("report.explanations"));
     assert_eq!(g.status("report.below"), "pass", "{}", g.message("report.below"));
-    c.write("08-report.md", format!("{}\n\n{}\n-- more notes\n---\n", keys.join("\n"), four[..3].join("\n")));
+    c.write("08-report.md", format!("{}\n\n{}\n-- more notes\n---\n-\u{3000}\n", keys.join("\n"), four[..3].join("\n")));
     let m = failing(c.grade().no_envoy().run(), "report.explanations");
     assert!(m.starts_with("lines that start with - and some text: 3; at least four are needed"), "{m}");
+    // A dash and blanks of any kind are no explanation below the key lines either.
+    c.write("08-report.md", format!("{}\n\n{}\n", four.join("\n"), keys.join("\n")) + &"-\u{3000}\n".repeat(4));
+    failing(c.grade().no_envoy().run(), "report.below");
 }
 
 /// A key line that is not there fails whatever value were expected: also where the run

@@ -34,10 +34,17 @@ pub fn without_dns(data: &Value) -> Value {
 pub fn isolated(data: &Value, port: u16) -> Value {
     let mut copy = data.clone();
     let closed = json!({"socket_address": {"address": "127.0.0.1", "port_value": port}});
-    for c in places(data).connects {
+    let found = places(data);
+    for c in found.connects {
         if let Some(Value::Object(holder)) = copy.pointer_mut(&c.place.holder) {
             let value = if c.endpoint { json!({"address": closed}) } else { closed.clone() };
             holder.insert(c.place.key.clone(), value);
+        }
+    }
+    // A port of its own (a health check's) would take it past the closed port.
+    for p in found.ports {
+        if let Some(Value::Object(holder)) = copy.pointer_mut(&p.holder) {
+            holder.remove(&p.key);
         }
     }
     super::fetch::lengthened(&copy, LAUNCH_WAIT)
@@ -71,13 +78,13 @@ mod tests {
     fn every_address_of_a_launched_envoy_is_the_closed_port() {
         let b = cluster("STRICT_DNS", json!([
             {"endpoint": {"address": {"socket_address": {"address": "evil.example", "port_value": 15012}},
-                "health_check_config": {"address": {"socket_address": {"address": "evil.example", "port_value": 1}}}}},
+                "health_check_config": {"address": {"socket_address": {"address": "evil.example", "port_value": 1}}, "port_value": 8765}}},
             {"endpoint": {"address": {"pipe": {"path": "/run/docker.sock"}}}},
             {"endpoint": null}, {}]));
         let closed = json!({"socket_address": {"address": "127.0.0.1", "port_value": 4242}});
         let copy = isolated(&b, 4242);
         assert_eq!(addresses(&copy), vec![closed.clone(), closed.clone(), closed.clone(), closed.clone()]);
-        assert_eq!(copy.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints/0/endpoint/health_check_config/address").unwrap(), &closed);
+        assert_eq!(copy.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints/0/endpoint/health_check_config").unwrap(), &json!({"address": closed}));
         let none = json!({"static_resources": {"clusters": [{"name": "b"}]}, "node": {"id": "x"}});
         assert_eq!(isolated(&none, 4242), none);
     }

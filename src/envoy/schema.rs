@@ -29,6 +29,10 @@ pub enum Field {
     /// An address Envoy connects to: 127.0.0.1 in the grader's copies, and a closed
     /// port in a launched one.
     Connect,
+    /// A port that overrides the port of an address Envoy connects to (health checks
+    /// sent to another port of the endpoint's host): taken out of a launched Envoy's
+    /// copy, so that they reach the closed port too.
+    ConnectPort,
     /// `initial_fetch_timeout` of a config source.
     FetchTimeout,
 }
@@ -170,9 +174,7 @@ message!(ENDPOINT, "envoy.config.endpoint.v3.Endpoint", [
     "additional_addresses" => Msg(&ADDITIONAL_ADDRESS),
 ]);
 
-// `port_value` sends health checks to another port of the endpoint's host, which the
-// grader's closed port does not cover: refused.
-message!(HEALTH_CHECK_CONFIG, "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig", ["address" => Connect, "port_value" => Refuse(Connects)]);
+message!(HEALTH_CHECK_CONFIG, "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig", ["address" => Connect, "port_value" => ConnectPort]);
 
 message!(ADDITIONAL_ADDRESS, "envoy.config.endpoint.v3.Endpoint.AdditionalAddress", ["address" => Connect]);
 

@@ -59,6 +59,8 @@ pub struct Places {
     /// Paths Envoy writes to.
     pub dev_null: Vec<Place>,
     pub connects: Vec<Connect>,
+    /// Ports that override a connect place's port.
+    pub ports: Vec<Place>,
     /// Every config source's `initial_fetch_timeout`, set or not.
     pub fetch_timeouts: Vec<Place>,
 }
@@ -119,6 +121,7 @@ impl Walk {
                 Some(Field::Refuse(_)) => {}
                 Some(Field::DevNull) => self.out.dev_null.push(place()),
                 Some(Field::Connect) => self.out.connects.push(Connect { place: place(), endpoint: false, resolves_names: self.resolves_names }),
+                Some(Field::ConnectPort) => self.out.ports.push(place()),
                 Some(Field::FetchTimeout) => self.out.fetch_timeouts.push(place()),
                 None => self.scan(value, &ptr, &at),
             }
@@ -222,18 +225,6 @@ mod tests {
 
     fn refused(b: Value) -> Vec<(String, Why)> {
         places(&b).refusals.into_iter().map(|r| (r.field, r.why)).collect()
-    }
-
-    /// A health check's own port would reach any port of the grading machine, past the
-    /// closed port the endpoints are pointed at.
-    #[test]
-    fn a_health_check_port_is_refused() {
-        let b = json!({"static_resources": {"clusters": [{"name": "a", "load_assignment": {"cluster_name": "a", "endpoints": [{"lb_endpoints": [
-            {"endpoint": {"address": {"socket_address": {"address": "x", "port_value": 1}}, "health_check_config": {"port_value": 8765}}}]}]}}]}});
-        assert_eq!(refused(b), vec![(
-            ".static_resources.clusters[0].load_assignment.endpoints[0].lb_endpoints[0].endpoint.health_check_config.port_value".into(),
-            Why::Risk(Risk::Connects)
-        )]);
     }
 
     #[test]

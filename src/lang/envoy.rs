@@ -14,8 +14,8 @@ catalog! {
         AskedOn { en: "{path} on {admin}: {error}", ko: "{admin}의 {path}: {error}", zh: "{admin} 上的 {path}：{error}" }
         NotJson { en: "{path} on {admin} is not JSON (is this an Envoy admin port?)", ko: "{admin}의 {path} 응답이 JSON이 아닙니다(Envoy의 관리 포트가 맞나요?)", zh: "{admin} 上的 {path} 不是 JSON（这是 Envoy 的管理端口吗？）" }
         NoNode { en: "{path} on {admin} has no .configs[0].bootstrap.node", ko: "{admin}의 {path}에 .configs[0].bootstrap.node가 없습니다", zh: "{admin} 上的 {path} 中没有 .configs[0].bootstrap.node" }
-        /// A launched Envoy that answered as it started, then not as Envoy does: its file is why.
-        LaunchedBroke { en: "the Envoy launched from your {file} answered its admin port as it started, then not as Envoy does ({problem}): something in the file changes how its admin answers", ko: "여러분의 {file} 파일로 시작한 Envoy가 시작할 때는 관리 포트에 응답했지만 그 뒤로는 Envoy답게 응답하지 않았습니다({problem}). 파일의 무언가가 관리 인터페이스의 응답 방식을 바꿉니다", zh: "用你的 {file} 启动的 Envoy 启动时在管理端口上应答了，之后却不像 Envoy 那样应答（{problem}）：文件中的某些内容改变了它管理接口的应答方式" }
+        /// A launched Envoy that opened its admin port but did not answer as Envoy does: its file is why.
+        LaunchedBroke { en: "the Envoy launched from your {file} opened its admin port, but did not answer there as Envoy does ({problem}): something in the file changes how its admin answers", ko: "여러분의 {file} 파일로 시작한 Envoy가 관리 포트를 열었지만 그곳에서 Envoy답게 응답하지 않았습니다({problem}). 파일의 무언가가 관리 인터페이스의 응답 방식을 바꿉니다", zh: "用你的 {file} 启动的 Envoy 打开了管理端口，却没有像 Envoy 那样在那里应答（{problem}）：文件中的某些内容改变了它管理接口的应答方式" }
         CannotMatch { en: "{problem}, so the live Envoy cannot be matched to it", ko: "{problem}. 그래서 실행 중인 Envoy가 이 파일로 실행된 것인지 확인할 수 없습니다", zh: "{problem}，因此无法确认运行中的 Envoy 是否运行的是它" }
         /// Where live values came from, when none were had.
         Skipped { en: "none (live checks skipped)", ko: "없음(실행 중인 Envoy 검사를 건너뜀)", zh: "无（跳过运行中 Envoy 的检查）" }

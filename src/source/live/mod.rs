@@ -199,10 +199,10 @@ impl Cx<'_> {
         Got { slot, described, recording: Some(rec) }
     }
 
-    /// A launched Envoy runs the grader's screened copy and answered its admin port as it
-    /// started; a probe of it that then reads nothing usable (a runtime limiting its
-    /// connections, admin socket options, a dump too large to read) is the file's doing,
-    /// unless an answer did not come in time, which is the machine's.
+    /// A launched Envoy runs the grader's screened copy and has opened its admin port
+    /// (it wrote the address); a probe of it that then reads nothing usable (a runtime
+    /// limiting its connections, admin socket options, a dump too large to read) is the
+    /// file's doing, unless an answer did not come in time, which is the machine's.
     fn launched_broke(&self, rec: &Recording, problem: String) -> Unavailable {
         let late = rec.exchanges.iter().any(|e| e.error.is_some() && e.elapsed_ms >= admin::TIMEOUT.as_millis() as u64);
         if late {
