@@ -246,3 +246,25 @@ fn what_reads_files_or_runs_code_is_refused_by_name() {
         assert_eq!(g.status("typo.rejected"), "pass");
     }
 }
+
+#[test]
+fn a_launched_envoys_health_checks_reach_no_port_the_bootstrap_names() {
+    // An endpoint's own health-check port would send what the bootstrap chooses to any
+    // port of the grading machine, past the closed port its address is pointed at.
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    server.set_nonblocking(true).unwrap();
+    let port = server.local_addr().unwrap().port();
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "port_value: 15012\n", &format!("port_value: 15012\n            health_check_config:\n              port_value: {port}\n"));
+        c.edit(f, "    lb_policy: ROUND_ROBIN\n", "    lb_policy: ROUND_ROBIN\n    health_checks:\n    - timeout: 2s\n      interval: 0.1s\n      unhealthy_threshold: 1\n      healthy_threshold: 1\n      tcp_health_check: {}\n");
+    }
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("bootstrap.validates"), "pass", "{}", g.message("bootstrap.validates"));
+    assert_eq!(g.status("ready.code_live"), "pass", "{}", g.message("ready.code_live"));
+    let accepted = server.accept();
+    assert!(
+        matches!(&accepted, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "the launched Envoy sent a health check to the port its bootstrap names"
+    );
+}
