@@ -112,25 +112,33 @@ fn an_envoy_py_where_the_grader_runs_is_not_imported() {
     assert_eq!(g.status("typo.rejected"), "pass", "{}", g.message("typo.rejected"));
 }
 
+/// A local server no Envoy of the grader's may reach, and its port.
+fn unreachable_server() -> (std::net::TcpListener, u16) {
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    server.set_nonblocking(true).unwrap();
+    let port = server.local_addr().unwrap().port();
+    (server, port)
+}
+
+/// Nothing connected to `server`; `what` says what would have.
+fn assert_untouched(server: &std::net::TcpListener, what: &str) {
+    let accepted = server.accept();
+    assert!(matches!(&accepted, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock), "{what}");
+}
+
 #[test]
 fn a_launched_envoy_reaches_no_server_the_bootstrap_names() {
     // A server of the student's choosing at the xDS endpoint could hand the grader's
     // Envoy listeners and file-writing access logs over ADS, which no screen of the
     // bootstrap sees. The launched Envoy's endpoints point at a closed port instead.
-    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    server.set_nonblocking(true).unwrap();
-    let port = server.local_addr().unwrap().port();
+    let (server, port) = unreachable_server();
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "address: istiod.istio-system.svc\n                port_value: 15012", &format!("address: 127.0.0.1\n                port_value: {port}"));
     let g = c.grade().launch().run();
     // It ran and was probed, and Envoy's answers are those of "no istiod".
     assert_eq!(g.status("ready.code_live"), "pass", "{}", g.message("ready.code_live"));
     assert_eq!(g.status("ready.state_live"), "pass", "{}", g.message("ready.state_live"));
-    let accepted = server.accept();
-    assert!(
-        matches!(&accepted, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
-        "the launched Envoy connected to the endpoint its bootstrap names"
-    );
+    assert_untouched(&server, "the launched Envoy connected to the endpoint its bootstrap names");
 }
 
 /// The copy of bootstrap.yaml the grader's validation hands Envoy, with `type` and the
@@ -251,9 +259,7 @@ fn what_reads_files_or_runs_code_is_refused_by_name() {
 fn a_launched_envoys_health_checks_reach_no_port_the_bootstrap_names() {
     // An endpoint's own health-check port would send what the bootstrap chooses to any
     // port of the grading machine, past the closed port its address is pointed at.
-    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    server.set_nonblocking(true).unwrap();
-    let port = server.local_addr().unwrap().port();
+    let (server, port) = unreachable_server();
     let c = Copy::sample();
     for f in ["bootstrap.yaml", "boot-typo.yaml"] {
         c.edit(f, "port_value: 15012\n", &format!("port_value: 15012\n            health_check_config:\n              port_value: {port}\n"));
@@ -262,9 +268,5 @@ fn a_launched_envoys_health_checks_reach_no_port_the_bootstrap_names() {
     let g = c.grade().launch().run();
     assert_eq!(g.status("bootstrap.validates"), "pass", "{}", g.message("bootstrap.validates"));
     assert_eq!(g.status("ready.code_live"), "pass", "{}", g.message("ready.code_live"));
-    let accepted = server.accept();
-    assert!(
-        matches!(&accepted, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
-        "the launched Envoy sent a health check to the port its bootstrap names"
-    );
+    assert_untouched(&server, "the launched Envoy sent a health check to the port its bootstrap names");
 }
