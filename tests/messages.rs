@@ -98,6 +98,9 @@ fn a_wrong_value_is_said_against_what_it_is_compared_with() {
 fn a_key_written_another_way_is_pointed_at() {
     edited_says("01-args.txt", "role=sidecar", "role: sidecar", "args.role", &["line 1 reads `role: sidecar`", "write `role=` and the value at the start of a line"]);
     edited_says("02-env.txt", "CA_ADDR=", "export CA_ADDR=", "env.ca_addr", &["reads `export CA_ADDR="]);
+    // Markdown's bold key and table row, in the one Markdown file.
+    edited_says("08-report.md", "xds_address=", "**xds_address**=", "report.xds_address", &["line 1 reads `**xds_address**="]);
+    edited_says("08-report.md", "typo_rc=1", "| typo_rc=1 |", "report.typo_rc", &["line 3 reads `| typo_rc=1 |`"]);
 }
 
 #[test]

@@ -51,16 +51,17 @@ impl KvFile {
 }
 
 /// The first line that sets `key` in a form the lab does not ask for (`role: sidecar`,
-/// `export CA_ADDR=...`, `- typo_rc=1`, `Role=sidecar`): its number and text. What a
+/// `export CA_ADDR=...`, `- typo_rc=1`, `Role=sidecar`, Markdown's `**typo_rc**=1` and
+/// `| typo_rc=1 |`): its number and text. What a
 /// student wrote that way is their slip to be shown, not a value to be guessed at.
 pub fn near_miss(text: &str, key: &str) -> Option<(usize, String)> {
     lines(text).enumerate().find_map(|(i, raw)| {
         let mut l = raw.trim();
-        for prefix in ["- ", "* ", "+ ", "export ", "`"] {
+        for prefix in ["|", "- ", "* ", "+ ", "export ", "`", "**", "__"] {
             l = l.strip_prefix(prefix).unwrap_or(l).trim_start();
         }
         let rest = l.get(..key.len()).filter(|k| k.eq_ignore_ascii_case(key)).and(l.get(key.len()..))?;
-        let rest = rest.trim_start();
+        let rest = rest.trim_start_matches(['*', '_', '`']).trim_start();
         (rest.starts_with('=') || rest.starts_with(':')).then(|| (i + 1, raw.trim().to_string()))
     })
 }
@@ -129,6 +130,9 @@ mod tests {
         assert_eq!(near_miss(text, "CA_ADDR"), Some((3, "export CA_ADDR=x".into())));
         assert_eq!(near_miss(text, "typo_rc"), Some((4, "- typo_rc=1".into())));
         assert_eq!(near_miss("Role=a\n", "role"), Some((1, "Role=a".into())));
+        assert_eq!(near_miss("x\n**typo_rc**=1\n", "typo_rc"), Some((2, "**typo_rc**=1".into())));
+        assert_eq!(near_miss("| typo_rc=1 |\n", "typo_rc"), Some((1, "| typo_rc=1 |".into())));
+        assert_eq!(near_miss("`typo_rc`=1\n", "typo_rc"), Some((1, "`typo_rc`=1".into())));
         assert_eq!(near_miss("roles=b\nrolé=c\n", "role"), None);
     }
 

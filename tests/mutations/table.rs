@@ -318,6 +318,8 @@ pub fn rows() -> Vec<Row> {
         p("typo-only.timeout-as-seconds", Typo(B::Set("@cds/initial_fetch_timeout", "{seconds: 0}"))).rule("a duration as {seconds: 0} is 0s to Envoy"),
         p("typo-only.lb-policy-lower", Typo(B::Set("@c/lb_policy", "round_robin"))).rule("Envoy reads an enum's name in any case"),
         p("typo-only.resource-api-lower", Typo(B::Set("@cds/resource_api_version", "v3"))),
+        p("typo-only.lb-policy-number", Typo(B::Set("@c/lb_policy", "0"))).rule("Envoy reads an enum's number as its name: 0 is ROUND_ROBIN"),
+        p("typo-only.resource-api-number", Typo(B::Set("@lds/resource_api_version", "2"))),
         r("boot-only.typed-options-string", &[4], Seq(&[BootOnly(B::Set("@c/typed_extension_protocol_options", "x")), Restore(NODE)])).rule("a field of another shape in bootstrap.yaml alone is step 4's, and step 5 compares with what boot-typo.yaml copies"),
         r("boot-only.google-grpc", &[4], Seq(&[BootOnly(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Restore(NODE)])).rule("boot-typo.yaml's envoy_grpc is right: a bootstrap.yaml mistake it does not copy is step 4's alone"),
         p("boot.delta-grpc", Boot(B::Set("@ads/api_type", "DELTA_GRPC"))).rule("DELTA_GRPC is ADS over gRPC; pilot-agent's own bootstraps use it"),
