@@ -410,6 +410,9 @@ pub fn rows() -> Vec<Row> {
         r("boot.ads.rest", &[4], Boot(B::Set("@ads/api_type", "REST"))), // rejected
         r("boot.ads.api-type-typo", &[4], Boot(B::Set("@ads/api_type", "GRCP"))), // rejected
         r("boot.ads.no-api-type", &[4], Boot(B::Del("@ads/api_type"))), // rejected
+        r("boot.ads.key-misspelled", &[4], Boot(B::Rename("@adsc", "clustername"))).rule("a step-4 mistake copied into boot-typo.yaml, as the lab says to copy, is step 4's alone"),
+        r("boot.ads.config-misspelled", &[4], Boot(B::Rename("@ads", "ads_confg"))),
+        r("boot.h2-unknown-options-key", &[4], Boot(B::Rename("@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", "envoy.upstreams.http.http_protocol_options"))).rule("Envoy reads HTTP options under the HttpProtocolOptions key only: HTTP/1.1"),
         r("boot.ads.cluster-near-miss", &[4], BootOnly(B::Map("@adsc", SwapLast2))), // rejected: unknown gRPC client cluster
         r("boot.ads.cluster-is-typo", &[4], BootOnly(B::Map("@adsc", Ctx(C::Typo)))), // rejected
         r("boot.names.renamed.report-lab", &[4], Seq(&[BootOnly(B::Map("@adsc", Suf("-v2"))), Boot(B::Map("@c/name", Suf("-v2")))])).rule("both names renamed alike: Envoy accepts it; step 5 leaves the static name as it was"),
