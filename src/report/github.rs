@@ -1,6 +1,7 @@
 //! GitHub Actions workflow commands: `::error` per failing check, on the student's file
-//! and line, `::warning` per check the grader could not evaluate; then a summary line
-//! per submission. For students (GitHub Classroom shows them the annotations): never an
+//! and line, `::warning` per check the grader could not evaluate (a step not started, or
+//! a missing file's checks, said once), at most as many as GitHub shows; then a summary
+//! line per submission. For students (GitHub Classroom shows them the annotations): never an
 //! expected value. Escaped as GitHub's own toolkit escapes, so that no student text can
 //! end a command early or start another.
 
@@ -10,27 +11,83 @@ use crate::result::{CheckResult, Status, SubmissionResult};
 use std::fmt::Write;
 use std::path::Path;
 
+/// GitHub shows ten annotations of a kind (error, warning) a step and drops the rest
+/// unseen: past nine, the tenth says how many more there are.
+const SHOWN: usize = 10;
+
+/// One workflow command: `error` or `warning`, its properties and message.
+struct Annotation {
+    command: &'static str,
+    props: Vec<String>,
+    message: String,
+}
+
 pub fn render(results: &[SubmissionResult], _student: &View) -> String {
     let cwd = std::env::current_dir().ok();
+    let all: Vec<Annotation> = results.iter().flat_map(|r| annotations(r, cwd.as_deref())).collect();
     let mut out = String::new();
-    for r in results {
-        for c in &r.checks {
-            let (command, message) = match c.status {
-                Status::Fail => ("error", line(&c.message)),
-                Status::Error => ("warning", t!(Report::CouldNotBeChecked, message = line(&c.message))),
-                Status::Pass | Status::Skip => continue,
-            };
-            let mut props = Vec::new();
-            if let Some((file, at)) = file_and_line(c) {
-                props.push(format!("file={}", property(&line(&workspace_path(&r.submission, file, cwd.as_deref())))));
-                if let Some(at) = at {
-                    props.push(format!("line={at}"));
-                }
-            }
-            props.push(format!("title={}", property(&line(&c.id))));
-            let _ = writeln!(out, "::{command} {}::{}", props.join(","), data(&message));
+    for command in ["error", "warning"] {
+        let of_kind: Vec<&Annotation> = all.iter().filter(|a| a.command == command).collect();
+        let shown = if of_kind.len() > SHOWN { SHOWN - 1 } else { of_kind.len() };
+        for a in &of_kind[..shown] {
+            let _ = writeln!(out, "::{} {}::{}", a.command, a.props.join(","), data(&a.message));
         }
+        if of_kind.len() > shown {
+            let _ = writeln!(out, "::{command} title=labcheck::{}", data(&t!(Report::MoreAnnotations, n = of_kind.len() - shown)));
+        }
+    }
+    for r in results {
         let _ = writeln!(out, "labcheck: {}: {}", line(&r.submission), super::summary(r));
+    }
+    out
+}
+
+/// A submission's annotations, in the checks' order: one per failing check, one per
+/// missing or unreadable file for all its checks, one per step not started.
+fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    let mut told_steps = Vec::new();
+    let mut told_files: Vec<&str> = Vec::new();
+    let to_say = |c: &&CheckResult| matches!(c.status, Status::Fail | Status::Error);
+    let at = |file: &str, at: Option<u32>, title: &str| {
+        let mut props = vec![format!("file={}", property(&line(&workspace_path(&r.submission, file, cwd))))];
+        props.extend(at.map(|n| format!("line={n}")));
+        props.push(format!("title={}", property(&line(title))));
+        props
+    };
+    for c in r.checks.iter().filter(to_say) {
+        let not_started = r.steps.iter().find(|s| s.step == c.step).filter(|s| !s.not_started.is_empty());
+        if let Some(step) = not_started {
+            if !told_steps.contains(&step.step) {
+                told_steps.push(step.step);
+                let n = r.checks.iter().filter(to_say).filter(|o| o.step == step.step).count();
+                let message = t!(Report::StepChecks, message = step.not_started_said().unwrap_or_default(), n = n);
+                out.push(Annotation { command: "error", props: at(&step.not_started[0], None, &t!(Report::StepHead, n = step.step, title = step.title)), message });
+            }
+            continue;
+        }
+        let (command, message) = match c.status {
+            Status::Error => ("warning", t!(Report::CouldNotBeChecked, message = line(&c.message))),
+            _ => ("error", line(&c.message)),
+        };
+        let same_file: Vec<&CheckResult> = match &c.file_problem {
+            Some(f) => r.checks.iter().filter(to_say).filter(|o| o.file_problem.as_deref() == Some(f)).collect(),
+            None => Vec::new(),
+        };
+        if let (Some(f), true) = (c.file_problem.as_deref(), same_file.len() > 1) {
+            if !told_files.contains(&f) {
+                told_files.push(f);
+                let ids: Vec<String> = same_file.iter().map(|o| line(&o.id)).collect();
+                let message = t!(Report::FileChecks, message = message, n = ids.len(), ids = ids.join(", "));
+                out.push(Annotation { command, props: at(f, None, &c.id), message });
+            }
+            continue;
+        }
+        let props = match file_and_line(c) {
+            Some((file, n)) => at(file, n, &c.id),
+            None => vec![format!("title={}", property(&line(&c.id)))],
+        };
+        out.push(Annotation { command, props, message });
     }
     out
 }
@@ -84,6 +141,32 @@ mod tests {
     fn escapes_as_the_toolkit_does() {
         assert_eq!(data("50% done\r\n::error::x"), "50%25 done%0D%0A::error::x");
         assert_eq!(property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+    }
+
+    /// GitHub shows ten errors a step: twelve failing checks are nine, then one saying
+    /// three more; the one warning is shown.
+    #[test]
+    fn no_more_annotations_than_github_shows() {
+        let mut checks: Vec<CheckResult> = (0..12)
+            .map(|i| CheckResult { id: format!("c{i}"), place: Some(format!("f{i}.txt:1")), ..crate::result::tests::check(Status::Fail) })
+            .collect();
+        checks.push(crate::result::tests::check(Status::Error));
+        let r = SubmissionResult {
+            lab: "lab".into(),
+            title: "Lab".into(),
+            submission: "sub".into(),
+            checks,
+            steps: Vec::new(),
+            live_source: None,
+            elapsed: Default::default(),
+            envoy_time: Default::default(),
+        };
+        let out = render(&[r], &View { audience: crate::report::Audience::Student, color: false, verbose: false });
+        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("::error")).collect();
+        assert_eq!(errors.len(), 10, "{out}");
+        assert!(errors[8].contains("title=c8::"), "{out}");
+        assert!(errors[9].starts_with("::error title=labcheck::3 more not shown here"), "{out}");
+        assert_eq!(out.lines().filter(|l| l.starts_with("::warning")).count(), 1, "{out}");
     }
 
     #[test]

@@ -9,18 +9,46 @@ use crate::result::{Status, SubmissionResult};
 use std::fmt::Write;
 use std::io::Write as _;
 
-/// Append the summary to the file `GITHUB_STEP_SUMMARY` names, when it names one.
+/// GitHub drops a step's whole summary when it is over 1 MiB.
+const LIMIT: u64 = 1024 * 1024;
+
+/// Append the summary to the file `GITHUB_STEP_SUMMARY` names, when it names one: as
+/// many submissions as fit within GitHub's limit (with what the file holds already),
+/// then a line saying how many more there are.
 pub fn append(results: &[SubmissionResult], student: &View) -> std::io::Result<()> {
     let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else { return Ok(()) };
     let mut file = std::fs::OpenOptions::new().append(true).create(true).open(path)?;
-    file.write_all(render(results, student).as_bytes())
+    let room = LIMIT.saturating_sub(file.metadata()?.len());
+    file.write_all(fitted(results, student, room).as_bytes())
+}
+
+/// The summary of each submission while they fit in `room` bytes, keeping room for the
+/// line that says how many did not.
+fn fitted(results: &[SubmissionResult], student: &View, room: u64) -> String {
+    let more = |n: usize| format!("{}\n", md(&t!(Report::SummaryMore, n = n)));
+    let mut out = String::new();
+    for (i, r) in results.iter().enumerate() {
+        let one = submission(r, results.len() > 1, student);
+        let left = results.len() - i - 1;
+        let tail = if left > 0 { more(left).len() } else { 0 };
+        if (out.len() + one.len() + tail) as u64 > room {
+            out.push_str(&more(results.len() - i));
+            break;
+        }
+        out.push_str(&one);
+    }
+    out
 }
 
 pub fn render(results: &[SubmissionResult], student: &View) -> String {
+    results.iter().map(|r| submission(r, results.len() > 1, student)).collect()
+}
+
+fn submission(r: &SubmissionResult, several: bool, student: &View) -> String {
     let mut out = String::new();
-    for r in results {
+    {
         let _ = writeln!(out, "## {}: {}\n", md(&r.lab), md(&r.title));
-        if results.len() > 1 {
+        if several {
             let _ = writeln!(out, "{}\n", md(&t!(Report::SummarySubmission, dir = r.submission)));
         }
         let _ = writeln!(out, "**{}**\n", md(&super::summary(r)));
@@ -29,12 +57,19 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
             let _ = writeln!(out, "| {} | {} | {}/{} |", s.step, md(&s.title), s.score, s.max_score);
         }
         out.push('\n');
+        // A step not started is said once, not as each of its checks.
+        let not_started: Vec<_> = r.steps.iter().filter(|s| !s.not_started.is_empty()).collect();
+        let started = |c: &&crate::result::CheckResult| !not_started.iter().any(|s| s.step == c.step);
         for (status, head) in [(Status::Fail, tr(Report::SummaryFailing)), (Status::Error, tr(Report::SummaryErrors))] {
-            let checks: Vec<_> = r.checks.iter().filter(|c| c.status == status).collect();
-            if checks.is_empty() {
+            let checks: Vec<_> = r.checks.iter().filter(|c| c.status == status).filter(started).collect();
+            let steps = if status == Status::Fail { not_started.as_slice() } else { &[] };
+            if checks.is_empty() && steps.is_empty() {
                 continue;
             }
             let _ = writeln!(out, "### {head}\n");
+            for s in steps {
+                let _ = writeln!(out, "- **{}** {}", md(&t!(Report::StepHead, n = s.step, title = s.title)), md(&s.not_started_said().unwrap_or_default()));
+            }
             for c in checks {
                 let _ = writeln!(out, "- **{}** {}", md(&c.id), md(&c.title));
                 for (d, v) in student.details(c) {
@@ -67,6 +102,45 @@ fn md(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::result::{tests::check, Status, StepScore, SubmissionResult};
+
+    fn result(name: &str, not_started: bool) -> SubmissionResult {
+        let step = StepScore { step: 1, title: "One".into(), score: 0, max_score: 3, not_started: if not_started { vec!["a.txt".into()] } else { Vec::new() } };
+        SubmissionResult {
+            lab: "lab".into(),
+            title: "Lab".into(),
+            submission: name.into(),
+            checks: vec![check(Status::Fail), check(Status::Fail), check(Status::Fail)],
+            steps: vec![step],
+            live_source: None,
+            elapsed: Default::default(),
+            envoy_time: Default::default(),
+        }
+    }
+
+    fn view() -> super::View {
+        super::View { audience: crate::report::Audience::Student, color: false, verbose: false }
+    }
+
+    /// Past GitHub's limit the summary is dropped whole: what does not fit is counted.
+    #[test]
+    fn submissions_past_the_limit_are_counted_not_written() {
+        let results = [result("a", false), result("b", false), result("c", false)];
+        let one = super::render(&results[..1], &view()).len() as u64 + 30;
+        let out = super::fitted(&results, &view(), one + 100);
+        assert!(out.contains("Submission\\: a") && !out.contains("Submission\\: b"), "{out}");
+        assert!(out.trim_end().ends_with("the reports have them all\\)") && out.contains("2 more submissions are not shown\\:"), "{out}");
+        assert_eq!(super::fitted(&results, &view(), super::LIMIT), super::render(&results, &view()));
+    }
+
+    /// A step not started is one line, not one per check.
+    #[test]
+    fn a_step_not_started_is_said_once() {
+        let out = super::render(&[result("a", true)], &view());
+        assert_eq!(out.matches("not started\\:").count(), 1, "{out}");
+        assert!(!out.contains("- **c**"), "{out}");
+    }
+
     #[test]
     fn markup_stays_text() {
         assert_eq!(super::md("a|b <script> *x* [l](http://e) `c`\n#"), "a\\|b \\<script\\> \\*x\\* \\[l\\]\\(http\\:\\/\\/e\\) \\`c\\`\\\\n\\#");
