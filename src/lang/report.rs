@@ -75,7 +75,6 @@ catalog! {
             ko: "검사 {n}개는 채점하지 않아 점수에서 뺐습니다. 각 검사에 이유가 있습니다(이번 실행의 옵션, 또는 다른 검사에서 이미 감점한 실수): {ids}.",
             zh: "有 {n} 项检查未计分，已从总分中排除，每项都写明了原因（本次运行的选项，或已由另一项检查扣分的错误）：{ids}。",
         }
-        CouldNotBeChecked { en: "could not be checked: {message}", ko: "확인할 수 없음: {message}", zh: "无法检查：{message}" }
         SummarySubmission { en: "Submission: {dir}", ko: "제출 폴더: {dir}", zh: "提交目录：{dir}" }
         SummaryStep { en: "Step", ko: "단계", zh: "步骤" }
         SummaryTitle { en: "Title", ko: "제목", zh: "标题" }

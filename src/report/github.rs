@@ -66,8 +66,9 @@ fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
             }
             continue;
         }
+        // A check the grader could not evaluate says so itself ("could not check: ...").
         let (command, message) = match c.status {
-            Status::Error => ("warning", t!(Report::CouldNotBeChecked, message = line(&c.message))),
+            Status::Error => ("warning", line(&c.message)),
             _ => ("error", line(&c.message)),
         };
         let same_file: Vec<&CheckResult> = match &c.file_problem {
