@@ -27,7 +27,8 @@ pub fn own(dir: &Path) -> String {
 
 /// A file-name-safe, unique name per submission (its folder's name), such that no two
 /// submissions' report files, nor the class files, share a file name. Letters and
-/// digits of any script are kept (张伟 stays 张伟); anything else becomes `_`. A name
+/// digits of any script are kept (张伟 stays 张伟), and `_`, and `-` but first;
+/// anything else becomes `_`. A name
 /// holds no dot, so `NAME.EXT` tells the name from the extension: the reports of `x`
 /// and of `x.gradescope` would otherwise both write `x.gradescope.json`. A long name is
 /// cut to [`MAX_NAME_BYTES`] and made unique again.
@@ -36,7 +37,8 @@ pub fn files(dirs: &[PathBuf]) -> Vec<String> {
     let mut taken = std::collections::HashSet::new();
     for d in dirs {
         let base = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "submission".into());
-        let clean: String = base.chars().map(|c| if c.is_alphanumeric() || "_-".contains(c) { c } else { '_' }).collect();
+        // Nor a leading `-`: a file named `-x.json` reads as an option to most commands.
+        let clean: String = base.chars().enumerate().map(|(i, c)| if c.is_alphanumeric() || c == '_' || (c == '-' && i > 0) { c } else { '_' }).collect();
         let clean = cut(if clean.is_empty() { "_" } else { &clean }, MAX_NAME_BYTES).to_string();
         let mut name = clean.clone();
         let mut n = 2;
@@ -67,6 +69,7 @@ mod tests {
     fn names_are_safe_and_unique() {
         let dirs = vec![PathBuf::from("/a/alice"), PathBuf::from("/b/alice"), PathBuf::from("/c/\u{1b}[31m bob"), PathBuf::from("/d/..x")];
         assert_eq!(files(&dirs), vec!["alice", "alice-2", "__31m_bob", "__x"]);
+        assert_eq!(files(&[PathBuf::from("-=cmd(1)"), PathBuf::from("a-b")]), vec!["__cmd_1_", "a-b"]);
     }
 
     #[test]
