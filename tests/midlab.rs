@@ -258,6 +258,18 @@ fn a_step_not_started_fails_even_where_no_envoy_answers() {
     assert_eq!(g.code, Some(1));
 }
 
+/// Step 6 done but its Envoy not running: the report ends on what could not be checked
+/// there, not on starting step 7 (the student would move on without noticing).
+#[test]
+fn a_step_that_could_not_be_checked_comes_before_the_next_step() {
+    let c = Copy::sample();
+    c.remove("07-identity.txt").remove("08-report.md");
+    let g = c.grade().param(&format!("admin=http://127.0.0.1:{}", free_port())).text().run();
+    assert_eq!(g.code, Some(2), "{}", g.stdout);
+    let last = g.stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    assert!(last.starts_with("First to look at: step 6, node.live could not be checked"), "{}", g.stdout);
+}
+
 /// `--step N` gives step N the verdicts a run of every step gives it: a mistake another
 /// step charges is not graded there, even when that step is not graded in this run.
 #[test]

@@ -190,13 +190,15 @@ fn first_to_fix(r: &SubmissionResult) -> Option<String> {
         return Some(t!(Report::AllPassed));
     }
     let first = |status: Status| r.steps.iter().find_map(|s| r.checks.iter().find(|ch| ch.step == s.step && ch.status == status).map(|ch| (s, ch)));
-    let Some((step, ch)) = first(Status::Fail) else {
-        // Nothing failed, but something could not be checked: its why says what to do
-        // (start the Envoy of step 6, install Envoy).
-        let (step, ch) = first(Status::Error)?;
-        return Some(t!(Report::FirstError, n = step.step, id = line(&ch.id), title = line(&ch.title)));
-    };
+    // Something that could not be checked: its why says what to do (start the Envoy of
+    // step 6, install Envoy).
+    let first_error = || first(Status::Error).map(|(step, ch)| t!(Report::FirstError, n = step.step, id = line(&ch.id), title = line(&ch.title)));
+    let Some((step, ch)) = first(Status::Fail) else { return first_error() };
     if !step.not_started.is_empty() {
+        // A step under way that could not be checked comes before the next one.
+        if first(Status::Error).is_some_and(|(before, _)| before.step < step.step) {
+            return first_error();
+        }
         return Some(t!(Report::NextStep, n = step.step, title = line(&step.title)));
     }
     if ch.file_problem.is_some() {
