@@ -91,6 +91,7 @@ fn a_wrong_value_is_said_against_what_it_is_compared_with() {
     c.edit("08-report.md", "ready_without_istiod=PRE_INITIALIZING", "ready_without_istiod=INITIALIZING");
     assert!(why_with_envoy(&c, "report.ready_body").contains("matches neither ready_body= in your 06-ready.txt"));
     edited_says("06-ready.txt", "ready_code=503", "ready_code=HTTP 503", "ready.code_form", &["not a three-digit HTTP status code"]);
+    edited_says("05-typo.txt", "rc=1", "rc=0", "typo_txt.rc_nonzero", &["rc=0 is what envoy --mode validate gives when it accepts the file"]);
     edited_says("bootstrap.yaml", "\n  metadata:", "\n  metdata:", "bootstrap.node_metadata", &["`.node.metadata` is missing"]);
 }
 
