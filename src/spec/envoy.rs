@@ -330,7 +330,7 @@ fn live_texts(t: &LiveTexts) -> Texts<'_> {
         ("launch_instead", (&[], &t.launch_instead)),
         ("not_running", (&["admin", "file", "id"], &t.not_running)),
         ("older", (&["admin", "file", "differ"], &t.older)),
-        ("restart", (&[], &t.restart)),
+        ("restart", (&["command"], &t.restart)),
         ("no_admin", (&["file"], &t.no_admin)),
         ("rejected", (&["file", "said"], &t.rejected)),
         ("refused", (&["file", "said"], &t.refused)),
@@ -374,7 +374,7 @@ mod tests {
 
     #[test]
     fn mistakes_in_the_section_are_told_with_their_place() {
-        let e = load_errors("    restart: Stop it", "    restart: Stop {it}");
+        let e = load_errors("    restart: \"Stop it (by its PID)", "    restart: \"Stop {it} (by its PID)");
         assert!(e.iter().any(|e| e.contains("the text `restart` has `{it}`, which it cannot fill") && e.starts_with("x.yaml:")), "{e:?}");
         let e = load_errors("path: .node.cluster}", "path: .node.cluster | }");
         assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: `.node.cluster |`: jq:") && e.starts_with("x.yaml:")), "{e:?}");

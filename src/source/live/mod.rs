@@ -49,6 +49,8 @@ struct Cx<'a> {
     texts: &'a LiveTexts,
     artifact: &'a Artifact,
     validation: Option<&'a Slot>,
+    /// The submission's folder.
+    dir: &'a Path,
 }
 
 /// The live view the spec's `envoy_admin` source asks for (if it asks).
@@ -59,7 +61,7 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
     })?;
     // A spec with a live source has these (checked when it loads).
     let envoy = sources.spec.envoy.as_ref()?;
-    let cx = Cx { sources, envoy, texts: envoy.live.as_ref()?, artifact: &artifacts[bootstrap], validation: validations.get(bootstrap) };
+    let cx = Cx { sources, envoy, texts: envoy.live.as_ref()?, artifact: &artifacts[bootstrap], validation: validations.get(bootstrap), dir };
     // A recording needs no Envoy: --no-envoy --replay FILE re-grades without one.
     if sources.opts.no_envoy && !matches!(sources.opts.live, Live::Replay(_)) {
         let got = skipped(t!(EnvoyWords::NoEnvoyFlag));
@@ -68,7 +70,7 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
     let acquired = match &sources.opts.live {
         Live::Off => skipped(t!(EnvoyWords::NoLiveFlag)),
         Live::Replay(file) => cx.replayed(file),
-        Live::Probe => cx.probed(admin_param, dir),
+        Live::Probe => cx.probed(admin_param),
         Live::Launch => cx.launched(None),
     };
     if let Some(path) = &sources.opts.save_probe {
@@ -125,7 +127,7 @@ impl Cx<'_> {
 
     /// The student's own Envoy, if it runs the file and still shows the state it
     /// started in; else one the grader launches, as CI would.
-    fn probed(&self, admin_param: usize, dir: &Path) -> Got {
+    fn probed(&self, admin_param: usize) -> Got {
         let data = match self.runnable() {
             Ok(d) => d,
             Err(u) => return none(u, EnvoyWords::NotProbed),
@@ -136,7 +138,7 @@ impl Cx<'_> {
         let view = match admin::view(&rec, &self.ask()) {
             Ok(v) => v,
             Err(problem) => {
-                let said = advice::start(self.texts, &problem, dir, self.artifact);
+                let said = advice::start(self.texts, &problem, self.dir, self.artifact);
                 return Got { described: read_nothing(&url, &problem), slot: Err(Unavailable::grader(said)), recording: Some(rec) };
             }
         };
@@ -264,8 +266,8 @@ impl Cx<'_> {
         let id = crate::display::value_text(&same.value(&same.identity, &view["bootstrap"]).map_err(spec_error)?);
         match same_bootstrap::differences(same, &view["bootstrap"], data).map_err(spec_error)? {
             Differ::None => Ok(()),
-            Differ::Identity => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, None))),
-            Differ::Fields(names) => Err(Unavailable::grader(advice::not_same(self.texts, admin, name, &id, Some(&names)))),
+            Differ::Identity => Err(Unavailable::grader(advice::not_same(self.texts, admin, self.dir, name, &id, None))),
+            Differ::Fields(names) => Err(Unavailable::grader(advice::not_same(self.texts, admin, self.dir, name, &id, Some(&names)))),
         }
     }
 }
