@@ -12,6 +12,12 @@ pub fn list<S: AsRef<str>>(items: &[S]) -> String {
     }
 }
 
+/// Identifiers in a row, not a sentence's list: `a, b, c` (`a、b、c` in Chinese).
+pub fn ids<S: AsRef<str>>(items: &[S]) -> String {
+    let all: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
+    all.join(if current() == Lang::Zh { "、" } else { ", " })
+}
+
 /// Statements said together: listed in English and Chinese; in Korean, where each
 /// ends a sentence (`…보냅니다`), one sentence after another.
 pub fn statements<S: AsRef<str>>(items: &[S]) -> String {

@@ -11,7 +11,7 @@ mod join;
 pub mod report;
 pub mod run;
 
-pub use join::{clause, clauses, colon, first_clause, labelled, list, sentences, statements};
+pub use join::{clause, clauses, colon, first_clause, ids, labelled, list, sentences, statements};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]

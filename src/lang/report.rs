@@ -20,7 +20,7 @@ catalog! {
         /// A reason said in full for an earlier check.
         AsFor { en: "{lead} (as for {id})", ko: "{lead} ({id} 참고)", zh: "{lead}（同 {id}）" }
         SameAs { en: "as for {id}", ko: "{id} 참고", zh: "同 {id}" }
-        Skipped { en: "{n} skipped", ko: "{n}개 건너뜀", zh: "{n} 项跳过" }
+        Skipped { en: "({n} skipped)", ko: "({n}개 건너뜀)", zh: "（{n} 项跳过）" }
         NotStartedOne { en: "not started: {files} is missing", ko: "시작 전: {files} 파일이 없습니다", zh: "尚未开始：缺少 {files}" }
         NotStartedMany { en: "not started: {files} are missing", ko: "시작 전: {files} 파일이 없습니다", zh: "尚未开始：缺少 {files}" }
         /// The checks of a missing file, said on one line.

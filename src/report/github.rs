@@ -79,7 +79,7 @@ fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
             if !told_files.contains(&f) {
                 told_files.push(f);
                 let ids: Vec<String> = same_file.iter().map(|o| line(&o.id)).collect();
-                let message = t!(Report::FileChecks, message = message, n = ids.len(), ids = ids.join(", "));
+                let message = t!(Report::FileChecks, message = message, n = ids.len(), ids = crate::lang::ids(&ids));
                 out.push(Annotation { command, props: at(f, None, &c.id), message });
             }
             continue;

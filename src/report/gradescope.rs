@@ -55,12 +55,12 @@ fn output(r: &SubmissionResult) -> String {
     let errors: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Error).map(|c| c.id.as_str()).collect();
     if !errors.is_empty() {
         out.push('\n');
-        out.push_str(&t!(Report::GradescopeErrors, n = errors.len(), ids = errors.join(", ")));
+        out.push_str(&t!(Report::GradescopeErrors, n = errors.len(), ids = crate::lang::ids(&errors)));
     }
     let skipped: Vec<&str> = r.checks.iter().filter(|c| c.status == Status::Skip).map(|c| c.id.as_str()).collect();
     if !skipped.is_empty() {
         out.push('\n');
-        out.push_str(&t!(Report::GradescopeSkipped, n = skipped.len(), ids = skipped.join(", ")));
+        out.push_str(&t!(Report::GradescopeSkipped, n = skipped.len(), ids = crate::lang::ids(&skipped)));
     }
     out
 }

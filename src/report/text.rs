@@ -37,7 +37,7 @@ pub fn render(r: &SubmissionResult, view: &View) -> String {
         let skipped = of_step.iter().filter(|ch| ch.status == Status::Skip).count();
         let tail = match state {
             State::NotStarted => format!("  {}", paint(c, Paint::Dim, &step.not_started_said().unwrap_or_default())),
-            _ if skipped > 0 => format!("  ({})", t!(Report::Skipped, n = skipped)),
+            _ if skipped > 0 => format!("  {}", t!(Report::Skipped, n = skipped)),
             _ => String::new(),
         };
         let p = if state == State::Failing { Paint::Red } else if state == State::Passed { Paint::Green } else { Paint::Dim };
@@ -129,7 +129,7 @@ impl<'r> Checks<'r> {
 
     fn file(&mut self, out: &mut String, first: &'r CheckResult, all: &[&&CheckResult]) {
         let ids: Vec<String> = all.iter().map(|ch| line(&ch.id)).collect();
-        let said = t!(Report::FileChecks, message = line(&first.message), n = all.len(), ids = ids.join(", "));
+        let said = t!(Report::FileChecks, message = line(&first.message), n = all.len(), ids = crate::lang::ids(&ids));
         // Another check that cannot be checked for this file's absence points back here.
         if !self.said.iter().any(|(m, _)| *m == first.message) {
             self.said.push((&first.message, &first.id));
