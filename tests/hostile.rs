@@ -152,7 +152,7 @@ fn a_ten_thousand_word_cluster_name_is_the_students_not_the_graders() {
     c.write("05-typo.txt", Copy::sample().read("05-typo.txt"));
     let g = c.grade().arg("--no-live").run();
     assert_eq!(g.status("typo_txt.rejection"), "fail");
-    assert!(g.message("typo_txt.rejection").contains("05-typo.txt does not hold the rejection envoy --mode validate prints for your boot-typo.yaml"), "{}", g.message("typo_txt.rejection"));
+    assert!(g.message("typo_txt.rejection").contains("05-typo.txt does not hold what envoy --mode validate prints for your boot-typo.yaml"), "{}", g.message("typo_txt.rejection"));
     assert_eq!(g.code, Some(1));
 }
 

@@ -26,15 +26,15 @@ catalog! {
         /// The checks of a missing file, said on one line.
         FileChecks { en: "{message} ({n} checks: {ids})", ko: "{message} (검사 {n}개: {ids})", zh: "{message}（{n} 项检查：{ids}）" }
         SummaryMore {
-            en: "{n} more submissions are not shown: GitHub shows 1 MiB of summary a step (the reports have them all)",
-            ko: "제출 {n}개는 보이지 않습니다. GitHub는 한 단계에 요약을 1 MiB까지만 보여 줍니다(보고서에는 모두 있습니다)",
-            zh: "还有 {n} 份提交未显示：GitHub 每个步骤只显示 1 MiB 的摘要（报告中有全部）",
+            en: "Submissions not shown here: {n} (GitHub shows 1 MiB of summary a step; the reports have them all)",
+            ko: "여기에 보이지 않는 제출: {n}개(GitHub는 한 단계에 요약을 1 MiB까지만 보여 줍니다. 보고서에는 모두 있습니다)",
+            zh: "此处未显示的提交：{n} 份（GitHub 每个步骤只显示 1 MiB 的摘要；报告中有全部）",
         }
         /// A step not started, said once for its checks.
         StepChecks { en: "{message} ({n} checks)", ko: "{message} (검사 {n}개)", zh: "{message}（{n} 项检查）" }
         /// The annotation in place of those GitHub would not show.
         MoreAnnotations {
-            en: "{n} more not shown here (GitHub shows ten annotations of a kind a step): the job's summary and the report list them all",
+            en: "Not shown here: {n} more (GitHub shows ten annotations of a kind a step); the job's summary and the report list them all",
             ko: "여기에 보이지 않는 {n}개가 더 있습니다(GitHub는 한 단계에 종류마다 주석을 10개까지만 보여 줍니다). 작업 요약과 보고서에 모두 나옵니다",
             zh: "还有 {n} 项未在此显示（GitHub 每个步骤每种注释只显示 10 条）：作业摘要和报告中列出了全部",
         }

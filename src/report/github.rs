@@ -24,16 +24,21 @@ struct Annotation {
 
 pub fn render(results: &[SubmissionResult], _student: &View) -> String {
     let cwd = std::env::current_dir().ok();
-    let all: Vec<Annotation> = results.iter().flat_map(|r| annotations(r, cwd.as_deref())).collect();
+    let each: Vec<Vec<Annotation>> = results.iter().map(|r| annotations(r, cwd.as_deref())).collect();
     let mut out = String::new();
     for command in ["error", "warning"] {
-        let of_kind: Vec<&Annotation> = all.iter().filter(|a| a.command == command).collect();
-        let shown = if of_kind.len() > SHOWN { SHOWN - 1 } else { of_kind.len() };
-        for a in &of_kind[..shown] {
+        let lists: Vec<Vec<&Annotation>> = each.iter().map(|l| l.iter().filter(|a| a.command == command).collect()).collect();
+        let total: usize = lists.iter().map(Vec::len).sum();
+        let room = if total > SHOWN { SHOWN - 1 } else { total };
+        // Each submission's first before any one's second: in a class, as many
+        // submissions as there is room for each show one.
+        let deepest = lists.iter().map(Vec::len).max().unwrap_or(0);
+        let shown: Vec<&Annotation> = (0..deepest).flat_map(|depth| lists.iter().filter_map(move |l| l.get(depth).copied())).take(room).collect();
+        for a in &shown {
             let _ = writeln!(out, "::{} {}::{}", a.command, a.props.join(","), data(&a.message));
         }
-        if of_kind.len() > shown {
-            let _ = writeln!(out, "::{command} title=labcheck::{}", data(&t!(Report::MoreAnnotations, n = of_kind.len() - shown)));
+        if total > room {
+            let _ = writeln!(out, "::{command} title=labcheck::{}", data(&t!(Report::MoreAnnotations, n = total - room)));
         }
     }
     for r in results {
@@ -47,7 +52,7 @@ pub fn render(results: &[SubmissionResult], _student: &View) -> String {
 fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
     let mut out = Vec::new();
     let mut told_steps = Vec::new();
-    let mut told_files: Vec<&str> = Vec::new();
+    let mut told_files: Vec<(&str, Status)> = Vec::new();
     let to_say = |c: &&CheckResult| matches!(c.status, Status::Fail | Status::Error);
     let at = |file: &str, at: Option<u32>, title: &str| {
         let mut props = vec![format!("file={}", property(&line(&workspace_path(&r.submission, file, cwd))))];
@@ -71,13 +76,14 @@ fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
             Status::Error => ("warning", line(&c.message)),
             _ => ("error", line(&c.message)),
         };
+        // Those of one kind: a grader's trouble is not said as the student's mistake.
         let same_file: Vec<&CheckResult> = match &c.file_problem {
-            Some(f) => r.checks.iter().filter(to_say).filter(|o| o.file_problem.as_deref() == Some(f)).collect(),
+            Some(f) => r.checks.iter().filter(|o| o.status == c.status && o.file_problem.as_deref() == Some(f)).collect(),
             None => Vec::new(),
         };
         if let (Some(f), true) = (c.file_problem.as_deref(), same_file.len() > 1) {
-            if !told_files.contains(&f) {
-                told_files.push(f);
+            if !told_files.contains(&(f, c.status)) {
+                told_files.push((f, c.status));
                 let ids: Vec<String> = same_file.iter().map(|o| line(&o.id)).collect();
                 let message = t!(Report::FileChecks, message = message, n = ids.len(), ids = crate::lang::ids(&ids));
                 out.push(Annotation { command, props: at(f, None, &c.id), message });
@@ -162,12 +168,16 @@ mod tests {
             elapsed: Default::default(),
             envoy_time: Default::default(),
         };
-        let out = render(&[r], &View { audience: crate::report::Audience::Student, color: false, verbose: false });
+        let out = render(std::slice::from_ref(&r), &View { audience: crate::report::Audience::Student, color: false, verbose: false });
         let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("::error")).collect();
         assert_eq!(errors.len(), 10, "{out}");
         assert!(errors[8].contains("title=c8::"), "{out}");
-        assert!(errors[9].starts_with("::error title=labcheck::3 more not shown here"), "{out}");
+        assert!(errors[9].starts_with("::error title=labcheck::Not shown here: 3 more"), "{out}");
         assert_eq!(out.lines().filter(|l| l.starts_with("::warning")).count(), 1, "{out}");
+        // In a class, a submission with one finding shows it beside one with many.
+        let other = SubmissionResult { submission: "other".into(), checks: vec![CheckResult { id: "mine".into(), ..crate::result::tests::check(Status::Fail) }], ..r.clone() };
+        let out = render(&[r, other], &View { audience: crate::report::Audience::Student, color: false, verbose: false });
+        assert!(out.lines().take(2).any(|l| l.contains("title=mine::")), "{out}");
     }
 
     #[test]

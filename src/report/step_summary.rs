@@ -32,7 +32,12 @@ fn fitted(results: &[SubmissionResult], student: &View, room: u64) -> String {
         let left = results.len() - i - 1;
         let tail = if left > 0 { more(left).len() } else { 0 };
         if (out.len() + one.len() + tail) as u64 > room {
-            out.push_str(&more(results.len() - i));
+            // Said only where it fits: past the limit GitHub would drop the step's whole
+            // summary, what others wrote to it too.
+            let said = more(results.len() - i);
+            if (out.len() + said.len()) as u64 <= room {
+                out.push_str(&said);
+            }
             break;
         }
         out.push_str(&one);
@@ -129,7 +134,9 @@ mod tests {
         let one = super::render(&results[..1], &view()).len() as u64 + 30;
         let out = super::fitted(&results, &view(), one + 100);
         assert!(out.contains("Submission\\: a") && !out.contains("Submission\\: b"), "{out}");
-        assert!(out.trim_end().ends_with("the reports have them all\\)") && out.contains("2 more submissions are not shown\\:"), "{out}");
+        assert!(out.trim_end().ends_with("the reports have them all\\)") && out.contains("Submissions not shown here\\: 2"), "{out}");
+        // Nothing past the limit, not even the line.
+        assert_eq!(super::fitted(&results, &view(), 10), "");
         assert_eq!(super::fitted(&results, &view(), super::LIMIT), super::render(&results, &view()));
     }
 

@@ -319,6 +319,7 @@ pub fn rows() -> Vec<Row> {
         p("typo-only.lb-policy-lower", Typo(B::Set("@c/lb_policy", "round_robin"))).rule("Envoy reads an enum's name in any case"),
         p("typo-only.resource-api-lower", Typo(B::Set("@cds/resource_api_version", "v3"))),
         p("typo-only.lb-policy-number", Typo(B::Set("@c/lb_policy", "0"))).rule("Envoy reads an enum's number as its name: 0 is ROUND_ROBIN"),
+        p("typo-only.no-lb-policy", Typo(B::Del("@c/lb_policy"))).rule("an enum left out is its first value: no lb_policy is ROUND_ROBIN"),
         p("typo-only.resource-api-number", Typo(B::Set("@lds/resource_api_version", "2"))),
         r("boot-only.typed-options-string", &[4], Seq(&[BootOnly(B::Set("@c/typed_extension_protocol_options", "x")), Restore(NODE)])).rule("a field of another shape in bootstrap.yaml alone is step 4's, and step 5 compares with what boot-typo.yaml copies"),
         r("boot-only.google-grpc", &[4], Seq(&[BootOnly(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Restore(NODE)])).rule("boot-typo.yaml's envoy_grpc is right: a bootstrap.yaml mistake it does not copy is step 4's alone"),
@@ -412,6 +413,8 @@ pub fn rows() -> Vec<Row> {
         r("boot.ads.no-api-type", &[4], Boot(B::Del("@ads/api_type"))), // rejected
         r("boot.ads.key-misspelled", &[4], Boot(B::Rename("@adsc", "clustername"))).rule("a step-4 mistake copied into boot-typo.yaml, as the lab says to copy, is step 4's alone"),
         r("boot.ads.config-misspelled", &[4], Boot(B::Rename("@ads", "ads_confg"))),
+        r("boot.ads.key-misspelled.typo-changes-timeout", &[4, 5], Seq(&[Boot(B::Rename("@adsc", "clustername")), Typo(B::Map("@ads/grpc_services/0/envoy_grpc/clustername", Ctx(C::Xds))), Typo(B::Set("@cds/initial_fetch_timeout", "5s"))])).rule("boot-typo.yaml's one change must be the ADS name: another string under dynamic_resources is a second change"),
+        r("boot.ads.key-misspelled.typo-wrong-name", &[4, 5], Seq(&[BootOnly(B::Rename("@adsc", "clustername")), Typo(B::Map("@adsc", Suf("-v2")))])).rule("boot-typo.yaml has the ADS name where Envoy reads it: step 5 grades it"),
         r("boot.h2-unknown-options-key", &[4], Boot(B::Rename("@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", "envoy.upstreams.http.http_protocol_options"))).rule("Envoy reads HTTP options under the HttpProtocolOptions key only: HTTP/1.1"),
         r("boot.ads.cluster-near-miss", &[4], BootOnly(B::Map("@adsc", SwapLast2))), // rejected: unknown gRPC client cluster
         r("boot.ads.cluster-is-typo", &[4], BootOnly(B::Map("@adsc", Ctx(C::Typo)))), // rejected
