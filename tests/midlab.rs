@@ -258,6 +258,18 @@ fn a_step_not_started_fails_even_where_no_envoy_answers() {
     assert_eq!(g.code, Some(1));
 }
 
+/// Before any step that reads a running Envoy is started, no Envoy is probed, and the
+/// report does not say that nothing answered.
+#[test]
+fn no_envoy_is_probed_before_a_step_that_reads_one() {
+    let c = Copy::sample();
+    c.remove("06-ready.txt").remove("06-node.json").remove("07-identity.txt").remove("08-report.md");
+    let g = c.grade().param(&format!("admin=http://127.0.0.1:{}", free_port())).text().run();
+    assert!(g.stdout.contains("live values from: none: no Envoy was probed (no step that reads a running Envoy is started yet)"), "{}", g.stdout);
+    assert!(!g.stdout.contains("connection refused"), "{}", g.stdout);
+    assert_eq!(g.code, Some(1), "{}", g.stdout);
+}
+
 /// Step 6 done but its Envoy not running: the report ends on what could not be checked
 /// there, not on starting step 7 (the student would move on without noticing).
 #[test]

@@ -19,6 +19,7 @@ catalog! {
         CannotMatch { en: "{problem}, so the live Envoy cannot be matched to it", ko: "{problem}. 그래서 실행 중인 Envoy가 이 파일로 실행된 것인지 확인할 수 없습니다", zh: "{problem}，因此无法确认运行中的 Envoy 是否运行的是它" }
         /// Where live values came from, when none were had.
         Skipped { en: "none (live checks skipped)", ko: "없음(실행 중인 Envoy 검사를 건너뜀)", zh: "无（跳过运行中 Envoy 的检查）" }
+        NotReached { en: "no step that reads a running Envoy is started yet", ko: "실행 중인 Envoy를 읽는 단계를 아직 시작하지 않았습니다", zh: "读取运行中 Envoy 的步骤还没有开始" }
         NotProbed { en: "none: no Envoy was probed ({why})", ko: "없음: Envoy를 조회하지 않았습니다({why})", zh: "无：没有探测 Envoy（{why}）" }
         /// A probe that read nothing usable: no values came from it.
         ProbeFailed { en: "none: the probe of {admin} read nothing usable ({why})", ko: "없음: {admin} 조회에서 쓸 수 있는 값을 얻지 못했습니다({why})", zh: "无：对 {admin} 的探测没有读到可用的内容（{why}）" }

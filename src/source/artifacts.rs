@@ -22,6 +22,20 @@ pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
         .collect()
 }
 
+/// The files of step `n`, if every one is missing and none is there under a near name
+/// (which is a slip to point at, not a step not started): the step is not started.
+/// Else none.
+pub fn not_started(spec: &Spec, n: u32, artifacts: &HashMap<String, Artifact>) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for c in spec.checks.iter().filter(|c| c.step == n) {
+        if !files.contains(&c.file) {
+            files.push(c.file.clone());
+        }
+    }
+    let absent = |f: &String| artifacts.get(f).is_some_and(|a| a.is_missing() && a.near().is_none());
+    if files.iter().all(absent) { files } else { Vec::new() }
+}
+
 pub struct Artifact {
     pub name: String,
     pub format: Format,

@@ -70,6 +70,9 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
     let acquired = match &sources.opts.live {
         Live::Off => skipped(t!(EnvoyWords::NoLiveFlag)),
         Live::Replay(file) => cx.replayed(file),
+        // A student who has not reached a step that reads a running Envoy runs none yet:
+        // its checks say the step is not started, and nothing is said of a probe.
+        Live::Probe if !reached(sources.spec, artifacts) => none(Unavailable::skip(t!(EnvoyWords::NotReached)), EnvoyWords::NotProbed),
         Live::Probe => cx.probed(admin_param),
         Live::Launch => cx.launched(None),
     };
@@ -270,6 +273,14 @@ impl Cx<'_> {
             Differ::Fields(names) => Err(Unavailable::grader(advice::not_same(self.texts, admin, self.dir, name, &id, Some(&names)))),
         }
     }
+}
+
+/// Whether a step whose checks read a running Envoy is started (has any of its files).
+fn reached(spec: &crate::spec::Spec, artifacts: &HashMap<String, Artifact>) -> bool {
+    spec.steps.keys().any(|n| {
+        let live = crate::spec::needs::envoy_needs(spec, Some(&std::iter::once(*n).collect())).live;
+        live && super::artifacts::not_started(spec, *n, artifacts).is_empty()
+    })
 }
 
 /// The admin port a bootstrap sets (a number, a whole one written `9982.0` too, or a
