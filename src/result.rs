@@ -117,6 +117,11 @@ impl SubmissionResult {
         self.checks.iter().filter(|c| c.status == s).count()
     }
 
+    /// Step `step`'s score, when the step is not started (every file of it missing).
+    pub fn not_started(&self, step: u32) -> Option<&StepScore> {
+        self.steps.iter().find(|s| s.step == step && !s.not_started.is_empty())
+    }
+
     /// The most serious outcome: error, then fail, then pass.
     pub fn worst(&self) -> Status {
         if self.count(Status::Error) > 0 {
@@ -131,7 +136,21 @@ impl SubmissionResult {
 
 #[cfg(test)]
 pub mod tests {
-    use super::{CheckResult, Status};
+    use super::{CheckResult, Status, StepScore, SubmissionResult};
+
+    /// A submission `name` of lab `demo` with these checks and steps.
+    pub fn submission(name: &str, checks: Vec<CheckResult>, steps: Vec<StepScore>) -> SubmissionResult {
+        SubmissionResult {
+            lab: "demo".into(),
+            title: "Demo lab".into(),
+            submission: name.into(),
+            checks,
+            steps,
+            live_source: None,
+            elapsed: Default::default(),
+            envoy_time: Default::default(),
+        }
+    }
 
     /// A check `c` of step 1 worth a point, with this status and nothing else said.
     pub fn check(status: Status) -> CheckResult {

@@ -251,7 +251,6 @@ fn checks(subs: &[Submission]) -> Vec<CheckStats> {
 pub(super) mod tests {
     use super::*;
     use crate::result::{CheckResult, StepScore};
-    use std::time::Duration;
 
     pub fn check(id: &str, step: u32, status: Status, points: u32, max_points: u32, found: Option<&str>) -> CheckResult {
         CheckResult {
@@ -273,16 +272,7 @@ pub(super) mod tests {
     }
 
     pub fn result(checks: Vec<CheckResult>) -> SubmissionResult {
-        SubmissionResult {
-            lab: "demo".into(),
-            title: "Demo lab".into(),
-            submission: "x".into(),
-            steps: vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0, not_started: Vec::new() }],
-            checks,
-            live_source: None,
-            elapsed: Duration::ZERO,
-            envoy_time: Duration::ZERO,
-        }
+        crate::result::tests::submission("x", checks, vec![StepScore { step: 1, title: "One".into(), score: 0, max_score: 0, not_started: Vec::new() }])
     }
 
     pub fn batch(results: &[SubmissionResult]) -> ClassStats {

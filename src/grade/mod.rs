@@ -75,7 +75,7 @@ impl<'s> Grader<'s> {
         // Every step's checks were decided, so that a mistake is charged where the full
         // run charges it; only the graded steps' are reported.
         checks.retain(|c| self.graded(c.step));
-        let steps = self.score(&checks, |n| progress::file_problems(self.spec, n, &read.artifacts));
+        let steps = self.score(&checks, |n| crate::source::artifacts::not_started(self.spec, n, &read.artifacts));
         progress::not_started(&mut checks, &steps);
         let live_source = read.live.map(|l| crate::display::safe_lines(&l.described));
         self.result(dir, checks, steps, live_source, start.elapsed(), read.envoy_time)

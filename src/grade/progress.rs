@@ -2,7 +2,6 @@
 //! every check of it says so in one sentence (rather than each its own file's absence).
 
 use crate::result::{CheckResult, Status, StepScore};
-pub use crate::source::artifacts::not_started as file_problems;
 
 /// The failing checks of a step not started all say that it is not started.
 pub fn not_started(checks: &mut [CheckResult], steps: &[StepScore]) {

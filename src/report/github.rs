@@ -61,8 +61,7 @@ fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
         props
     };
     for c in r.checks.iter().filter(to_say) {
-        let not_started = r.steps.iter().find(|s| s.step == c.step).filter(|s| !s.not_started.is_empty());
-        if let Some(step) = not_started {
+        if let Some(step) = r.not_started(c.step) {
             if !told_steps.contains(&step.step) {
                 told_steps.push(step.step);
                 let n = r.checks.iter().filter(to_say).filter(|o| o.step == step.step).count();
@@ -158,16 +157,7 @@ mod tests {
             .map(|i| CheckResult { id: format!("c{i}"), place: Some(format!("f{i}.txt:1")), ..crate::result::tests::check(Status::Fail) })
             .collect();
         checks.push(crate::result::tests::check(Status::Error));
-        let r = SubmissionResult {
-            lab: "lab".into(),
-            title: "Lab".into(),
-            submission: "sub".into(),
-            checks,
-            steps: Vec::new(),
-            live_source: None,
-            elapsed: Default::default(),
-            envoy_time: Default::default(),
-        };
+        let r = crate::result::tests::submission("sub", checks, Vec::new());
         let out = render(std::slice::from_ref(&r), &View { audience: crate::report::Audience::Student, color: false, verbose: false });
         let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("::error")).collect();
         assert_eq!(errors.len(), 10, "{out}");

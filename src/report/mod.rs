@@ -165,7 +165,7 @@ impl View {
 /// One sentence summing up a submission: the failures of steps not started are
 /// counted apart, so that a student mid-lab does not read a pile of failures.
 pub fn summary(r: &SubmissionResult) -> String {
-    let not_started = |step: u32| r.steps.iter().any(|s| s.step == step && !s.not_started.is_empty());
+    let not_started = |step: u32| r.not_started(step).is_some();
     let later = r.checks.iter().filter(|c| c.status == Status::Fail && not_started(c.step)).count();
     let (score, max, pass, fail, error, skip) =
         (r.score(), r.max_score(), r.count(Status::Pass), r.count(Status::Fail), r.count(Status::Error), r.count(Status::Skip));

@@ -51,38 +51,36 @@ pub fn render(results: &[SubmissionResult], student: &View) -> String {
 
 fn submission(r: &SubmissionResult, several: bool, student: &View) -> String {
     let mut out = String::new();
-    {
-        let _ = writeln!(out, "## {}: {}\n", md(&r.lab), md(&r.title));
-        if several {
-            let _ = writeln!(out, "{}\n", md(&t!(Report::SummarySubmission, dir = r.submission)));
+    let _ = writeln!(out, "## {}: {}\n", md(&r.lab), md(&r.title));
+    if several {
+        let _ = writeln!(out, "{}\n", md(&t!(Report::SummarySubmission, dir = r.submission)));
+    }
+    let _ = writeln!(out, "**{}**\n", md(&super::summary(r)));
+    let _ = writeln!(out, "| {} | {} | {} |\n| ---: | --- | ---: |", md(tr(Report::SummaryStep)), md(tr(Report::SummaryTitle)), md(tr(Report::SummaryScore)));
+    for s in &r.steps {
+        let _ = writeln!(out, "| {} | {} | {}/{} |", s.step, md(&s.title), s.score, s.max_score);
+    }
+    out.push('\n');
+    // A step not started is said once, not as each of its checks.
+    let not_started: Vec<_> = r.steps.iter().filter(|s| !s.not_started.is_empty()).collect();
+    let started = |c: &&crate::result::CheckResult| r.not_started(c.step).is_none();
+    for (status, head) in [(Status::Fail, tr(Report::SummaryFailing)), (Status::Error, tr(Report::SummaryErrors))] {
+        let checks: Vec<_> = r.checks.iter().filter(|c| c.status == status).filter(started).collect();
+        let steps = if status == Status::Fail { not_started.as_slice() } else { &[] };
+        if checks.is_empty() && steps.is_empty() {
+            continue;
         }
-        let _ = writeln!(out, "**{}**\n", md(&super::summary(r)));
-        let _ = writeln!(out, "| {} | {} | {} |\n| ---: | --- | ---: |", md(tr(Report::SummaryStep)), md(tr(Report::SummaryTitle)), md(tr(Report::SummaryScore)));
-        for s in &r.steps {
-            let _ = writeln!(out, "| {} | {} | {}/{} |", s.step, md(&s.title), s.score, s.max_score);
+        let _ = writeln!(out, "### {head}\n");
+        for s in steps {
+            let _ = writeln!(out, "- **{}** {}", md(&t!(Report::StepHead, n = s.step, title = s.title)), md(&s.not_started_said().unwrap_or_default()));
+        }
+        for c in checks {
+            let _ = writeln!(out, "- **{}** {}", md(&c.id), md(&c.title));
+            for (d, v) in student.details(c) {
+                let _ = writeln!(out, "  - {}", crate::lang::labelled(&md(d.label()), &md(&v)));
+            }
         }
         out.push('\n');
-        // A step not started is said once, not as each of its checks.
-        let not_started: Vec<_> = r.steps.iter().filter(|s| !s.not_started.is_empty()).collect();
-        let started = |c: &&crate::result::CheckResult| !not_started.iter().any(|s| s.step == c.step);
-        for (status, head) in [(Status::Fail, tr(Report::SummaryFailing)), (Status::Error, tr(Report::SummaryErrors))] {
-            let checks: Vec<_> = r.checks.iter().filter(|c| c.status == status).filter(started).collect();
-            let steps = if status == Status::Fail { not_started.as_slice() } else { &[] };
-            if checks.is_empty() && steps.is_empty() {
-                continue;
-            }
-            let _ = writeln!(out, "### {head}\n");
-            for s in steps {
-                let _ = writeln!(out, "- **{}** {}", md(&t!(Report::StepHead, n = s.step, title = s.title)), md(&s.not_started_said().unwrap_or_default()));
-            }
-            for c in checks {
-                let _ = writeln!(out, "- **{}** {}", md(&c.id), md(&c.title));
-                for (d, v) in student.details(c) {
-                    let _ = writeln!(out, "  - {}", crate::lang::labelled(&md(d.label()), &md(&v)));
-                }
-            }
-            out.push('\n');
-        }
     }
     out
 }
@@ -107,20 +105,11 @@ fn md(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::result::{tests::check, Status, StepScore, SubmissionResult};
+    use crate::result::{tests::check, tests::submission, Status, StepScore, SubmissionResult};
 
     fn result(name: &str, not_started: bool) -> SubmissionResult {
         let step = StepScore { step: 1, title: "One".into(), score: 0, max_score: 3, not_started: if not_started { vec!["a.txt".into()] } else { Vec::new() } };
-        SubmissionResult {
-            lab: "lab".into(),
-            title: "Lab".into(),
-            submission: name.into(),
-            checks: vec![check(Status::Fail), check(Status::Fail), check(Status::Fail)],
-            steps: vec![step],
-            live_source: None,
-            elapsed: Default::default(),
-            envoy_time: Default::default(),
-        }
+        submission(name, vec![check(Status::Fail), check(Status::Fail), check(Status::Fail)], vec![step])
     }
 
     fn view() -> super::View {

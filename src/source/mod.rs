@@ -65,6 +65,8 @@ pub struct Sources<'s> {
     opts: Options,
     /// What the graded steps need from Envoy: nothing else is run.
     needs: crate::spec::needs::EnvoyNeeds,
+    /// The steps whose checks read a running Envoy (a probe waits for one started).
+    live_steps: Vec<u32>,
 }
 
 impl<'s> Sources<'s> {
@@ -78,7 +80,8 @@ impl<'s> Sources<'s> {
             crate::envoy::binary::locate(opts.envoy.as_deref())
         };
         let cache = validate::Cache::default();
-        Sources { spec, params, lab: OnceLock::new(), envoy, cache, opts, needs }
+        let live_steps = spec.steps.keys().copied().filter(|n| crate::spec::needs::envoy_needs(spec, Some(&BTreeSet::from([*n]))).live).collect();
+        Sources { spec, params, lab: OnceLock::new(), envoy, cache, opts, needs, live_steps }
     }
 
     /// Lab files that could not be read (a set-up problem, not the student's).

@@ -72,7 +72,7 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
         Live::Replay(file) => cx.replayed(file),
         // A student who has not reached a step that reads a running Envoy runs none yet:
         // its checks say the step is not started, and nothing is said of a probe.
-        Live::Probe if !reached(sources.spec, artifacts) => none(Unavailable::skip(t!(EnvoyWords::NotReached)), EnvoyWords::NotProbed),
+        Live::Probe if !reached(sources, artifacts) => none(Unavailable::skip(t!(EnvoyWords::NotReached)), EnvoyWords::NotProbed),
         Live::Probe => cx.probed(admin_param),
         Live::Launch => cx.launched(None),
     };
@@ -276,11 +276,8 @@ impl Cx<'_> {
 }
 
 /// Whether a step whose checks read a running Envoy is started (has any of its files).
-fn reached(spec: &crate::spec::Spec, artifacts: &HashMap<String, Artifact>) -> bool {
-    spec.steps.keys().any(|n| {
-        let live = crate::spec::needs::envoy_needs(spec, Some(&std::iter::once(*n).collect())).live;
-        live && super::artifacts::not_started(spec, *n, artifacts).is_empty()
-    })
+fn reached(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> bool {
+    sources.live_steps.iter().any(|n| super::artifacts::not_started(sources.spec, *n, artifacts).is_empty())
 }
 
 /// The admin port a bootstrap sets (a number, a whole one written `9982.0` too, or a
