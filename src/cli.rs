@@ -187,7 +187,7 @@ pub fn steps(given: &[String], known: &std::collections::BTreeMap<u32, String>) 
         for n in from..=to {
             if !known.contains_key(&n) {
                 let all: Vec<String> = known.keys().map(u32::to_string).collect();
-                return Err(t!(Run::NoSuchStep, step = n, steps = all.join(", ")));
+                return Err(t!(Run::NoSuchStep, step = n, steps = crate::lang::ids(&all)));
             }
             steps.insert(n);
         }

@@ -27,6 +27,7 @@ mod midlab;
 mod process;
 mod properties;
 mod reference;
+mod readme;
 mod reports;
 mod skips;
 mod spec_errors;

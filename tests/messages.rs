@@ -90,8 +90,19 @@ fn a_wrong_value_is_said_against_what_it_is_compared_with() {
     c.edit("06-ready.txt", "ready_body=PRE_INITIALIZING", "ready_body=LIVE");
     c.edit("08-report.md", "ready_without_istiod=PRE_INITIALIZING", "ready_without_istiod=INITIALIZING");
     assert!(why_with_envoy(&c, "report.ready_body").contains("matches neither ready_body= in your 06-ready.txt"));
+    // Where the file it copies holds Envoy's own value, only 08's line is wrong: said so.
+    let c = Copy::sample();
+    c.edit("08-report.md", "ready_without_istiod=PRE_INITIALIZING", "ready_without_istiod=LIVE").edit("08-report.md", "typo_rc=1", "typo_rc=2");
+    assert!(why_with_envoy(&c, "report.ready_body").contains("is not ready_body= of your 06-ready.txt, which is what /ready answers; copy it from there"));
+    assert!(why_with_envoy(&c, "report.typo_rc").contains("is not rc= on the last line of your 05-typo.txt, which is Envoy's exit code"));
     edited_says("06-ready.txt", "ready_code=503", "ready_code=HTTP 503", "ready.code_form", &["not a three-digit HTTP status code"]);
     edited_says("05-typo.txt", "rc=1", "rc=0", "typo_txt.rc_nonzero", &["rc=0 is what envoy --mode validate gives when it accepts the file"]);
+    // Where Envoy rejects boot-typo.yaml, the file is right and only its record is not.
+    let c = Copy::sample();
+    c.edit("05-typo.txt", "rc=1", "rc=0");
+    let m = why_with_envoy(&c, "typo_txt.rc_nonzero");
+    assert!(m.contains("Envoy rejects your boot-typo.yaml (typo.rejected passes), so this is not its run"), "{m}");
+    assert!(!m.contains("must make it fail"), "{m}");
     edited_says("bootstrap.yaml", "\n  metadata:", "\n  metdata:", "bootstrap.node_metadata", &["`.node.metadata` is missing"]);
 }
 
@@ -141,6 +152,13 @@ fn a_bootstrap_that_is_a_list_fails_once_without_jq_words() {
         says(&c, id, &["bootstrap.yaml holds a list, where Envoy reads one config of fields"]);
         assert!(!c.grade().run().message(id).contains("cannot index"), "{id}");
     }
+}
+
+/// pilot-agent strips ISTIO_META_ when it moves the variable into the node's metadata,
+/// as the lab says: a student may write the stripped name.
+#[test]
+fn a_key_written_without_its_prefix_is_pointed_at() {
+    edited_says("02-env.txt", "ISTIO_META_CLUSTER_ID=", "CLUSTER_ID=", "env.cluster_id", &["line 3 sets `CLUSTER_ID=`", "`ISTIO_META_CLUSTER_ID` in full"]);
 }
 
 #[test]

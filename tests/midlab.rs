@@ -259,15 +259,25 @@ fn a_step_not_started_fails_even_where_no_envoy_answers() {
 }
 
 /// Before any step that reads a running Envoy is started, no Envoy is probed, and the
-/// report does not say that nothing answered.
+/// report does not say that nothing answered. The checks that read one fail as not
+/// started, as in CI, where the grader launches Envoy: the same verdicts and total.
 #[test]
 fn no_envoy_is_probed_before_a_step_that_reads_one() {
     let c = Copy::sample();
     c.remove("06-ready.txt").remove("06-node.json").remove("07-identity.txt").remove("08-report.md");
-    let g = c.grade().param(&format!("admin=http://127.0.0.1:{}", free_port())).text().run();
+    let admin = format!("admin=http://127.0.0.1:{}", free_port());
+    let g = c.grade().param(&admin).text().run();
     assert!(g.stdout.contains("live values from: none: no Envoy was probed (no step that reads a running Envoy is started yet)"), "{}", g.stdout);
     assert!(!g.stdout.contains("connection refused"), "{}", g.stdout);
+    assert!(g.stdout.contains("Score 70/94 points") && g.stdout.contains(" 0 skipped"), "{}", g.stdout);
     assert_eq!(g.code, Some(1), "{}", g.stdout);
+    let (probe, ci) = (c.grade().param(&admin).run(), c.grade().launch().run());
+    for id in ["node.live", "ready.code_live", "ready.body_live", "ready.state_live", "report.ready_body"] {
+        assert_eq!(probe.status(id), "fail", "{id}: {}", probe.message(id));
+        assert_eq!((probe.status(id), probe.message(id)), (ci.status(id), ci.message(id)), "{id}");
+    }
+    assert_eq!(probe.report()["score"], ci.report()["score"]);
+    assert_eq!(probe.report()["max_score"], ci.report()["max_score"]);
 }
 
 /// Step 6 done but its Envoy not running: the report ends on what could not be checked

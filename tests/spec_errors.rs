@@ -175,7 +175,7 @@ fn one_file_is_read_in_one_format() {
 #[test]
 fn a_field_of_no_kind_is_named_with_the_fields_there_are() {
     let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: exists\n    file: f.txt\n    hnit: h\n"));
-    assert_eq!(e, ["bad.yaml:14:5: check `a`: `hnit` is not a field of a check (kind exists has: id, step, title, kind, file, hint, points, hidden, where, why, explain)"]);
+    assert_eq!(e, ["bad.yaml:14:5: check `a`: `hnit` is not a field of a check (kind exists has: id, step, title, kind, file, hint, points, hidden, where, why, explain, needs)"]);
     let e = spec_errors(&format!("{HEAD}checks:\n  - id: a\n    step: 1\n    title: t\n    kind: line_count\n    file: f.txt\n    matches: x\n    min: lots\n"));
     assert_eq!(e, ["bad.yaml:15:5: check `a`: `min` must be a whole number, 0 or more"]);
 }

@@ -69,6 +69,25 @@ fn step4_http2_forgotten() {
     fails_only(4, &c, &["bootstrap.http2"]);
 }
 
+/// A YAML mistake in bootstrap.yaml, copied into boot-typo.yaml as step 5 copies the
+/// file: step 4 charges it, once; boot-typo.yaml's checks are not graded, and say why.
+#[test]
+fn step4_yaml_mistake_copied_into_boot_typo() {
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "\n  cluster: ", "\n cluster: ");
+    c.edit("boot-typo.yaml", "\n  cluster: ", "\n cluster: ");
+    fails_only(4, &c, &["bootstrap.exists"]);
+    let g = c.grade().launch().run();
+    for id in ["typo.exists", "typo.only_change", "typo.rejected", "typo_txt.rejection"] {
+        assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
+    }
+    assert!(g.message("typo.exists").contains("boot-typo.yaml is a copy of bootstrap.yaml and keeps its mistake"), "{}", g.message("typo.exists"));
+    // The same mistake in boot-typo.yaml alone is step 5's.
+    let c = Copy::sample();
+    c.edit("boot-typo.yaml", "\n  cluster: ", "\n cluster: ");
+    fails_only(5, &c, &["typo.exists"]);
+}
+
 #[test]
 fn step5_both_names_renamed() {
     // Renaming the static cluster too makes Envoy accept the file: no failure to study.

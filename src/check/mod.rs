@@ -89,7 +89,7 @@ pub fn expected_json(cx: &Cx, id: crate::jq::ExprId, how: JsonUse) -> Result<Val
 }
 
 pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
-    if let Some(u) = check.kind.skipped(cx)
+    if let Some(u) = check.kind.skipped(cx).or_else(|| check.also_needs.and_then(|id| cx.env.skipped(id)))
         && !check.kind.fails_whatever_expected(cx)
     {
         return dress(check, Verdict::unavailable(u));
@@ -101,6 +101,11 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     let reads_data = !check.kind.reads_text() && matches!(check.format, Format::Yaml | Format::YamlStream | Format::Json);
     let unreadable = if reads_data { cx.artifact.data().err() } else { cx.artifact.text().err() };
     if let Some(said) = unreadable {
+        // A copy of an earlier step's file, mistake and all: charged there, once.
+        if reads_data && let Some(by) = &cx.artifact.copies {
+            let u = crate::slot::Unavailable::new(crate::slot::Blame::Elsewhere, crate::lang::t!(crate::lang::checks::Checks::CopiedMistake, file = check.file, by = by, said = said));
+            return dress(check, Verdict::unavailable(&u));
+        }
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
         return r;

@@ -68,7 +68,7 @@ pub fn safe_lines(s: &str) -> String {
 /// [`safe`], cut at `max` characters.
 pub fn safe_max(s: &str, max: usize) -> String {
     // The common case, printable ASCII that fits, needs no look at each character.
-    if s.len() <= max && s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+    if s.len() <= max && s.bytes().all(|b| (b' '..=b'~').contains(&b)) && !s.contains("##[") {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len().min(max.saturating_add(16)));
@@ -84,6 +84,9 @@ pub fn safe_max(s: &str, max: usize) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{1b}' => out.push_str("\\e"),
+            // `##[` starts a command anywhere in a line of a GitHub Actions log (its
+            // older syntax), whatever the report's format.
+            '#' if s[at + 1..].starts_with('[') && s[..at].ends_with('#') => out.push_str("\\u{23}"),
             c if c.is_control() || invisible::is_invisible(c) || is_noncharacter(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32))
             }
@@ -127,6 +130,7 @@ mod tests {
     #[test]
     fn escapes_terminal_tricks() {
         assert_eq!(safe("a\u{1b}[31mred\u{7}\u{202e}"), "a\\e[31mred\\u{7}\\u{202e}");
+        assert_eq!(safe("q/##[error]fake # [x] ##"), "q/#\\u{23}[error]fake # [x] ##");
         assert!(safe(&"x".repeat(1000)).ends_with("(760 more characters)"));
     }
 

@@ -65,9 +65,7 @@ impl<'s> Grader<'s> {
         let diagnosis = check::Diagnosis::default();
         // All that reads nothing of Envoy is derived and checked while Envoy validates:
         // its time is then Envoy's.
-        let mut early = None;
-        let read = self.sources.read(dir, |artifacts| early = Some(self.before_envoy(artifacts, &diagnosis)));
-        let (mut env, early_checks) = early.unwrap_or_else(|| self.before_envoy(&read.artifacts, &diagnosis));
+        let (read, (mut env, early_checks)) = self.sources.read(dir, |artifacts| self.before_envoy(artifacts, &diagnosis));
         self.set_envoy_values(&mut env, &read);
         env.derive_lets(self.run_lets());
         let mut checks = self.check_rest(&env, &read, early_checks, &diagnosis);
@@ -148,7 +146,7 @@ impl<'s> Grader<'s> {
 
     /// Whether a check reads nothing of Envoy's (nor anything not yet derived).
     fn ready(c: &crate::spec::Check, env: &Env) -> bool {
-        !c.kind.reads_validation() && c.kind.needs().into_iter().chain(c.explain.iter().map(|e| e.when)).all(|id| env.ready(id))
+        !c.kind.reads_validation() && c.needs().into_iter().chain(c.explain.iter().map(|e| e.when)).all(|id| env.ready(id))
     }
 
     /// Envoy's validations and live view, as jq variables.
@@ -230,7 +228,7 @@ mod tests {
         for id in ["bootstrap.validates", "typo.rejected", "typo_txt.rc", "report.typo_rc", "ready.code_live"] {
             assert!(waiting.contains(&id), "{id} reads Envoy: {waiting:?}");
         }
-        for id in ["inject.role", "args.role", "bootstrap.node_id", "typo.ads_cluster", "typo_txt.rc_nonzero", "report.xds_address"] {
+        for id in ["inject.role", "args.role", "bootstrap.node_id", "typo.ads_cluster", "typo_txt.exists", "report.xds_address"] {
             assert!(!waiting.contains(&id), "{id} reads nothing of Envoy: {waiting:?}");
         }
         let decided: Vec<&CheckResult> = early.iter().flatten().collect();

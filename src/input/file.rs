@@ -22,6 +22,9 @@ pub enum FileProblem {
     TooLarge { size: u64, cap: u64 },
     Empty,
     NotUtf8 { offset: usize },
+    /// A NUL byte, which no text (nor YAML, nor JSON) holds: a binary file, or one
+    /// a program wrote wrong.
+    Nul { offset: usize },
     /// UTF-16 or UTF-32 (the encoding named): what some editors save as "Unicode".
     Wide(&'static str),
     Unreadable(String),
@@ -41,6 +44,7 @@ impl FileProblem {
             FileProblem::TooLarge { size, cap } => t!(Files::TooLarge, file = file, size = size, cap = human_bytes(*cap)),
             FileProblem::Empty => t!(Files::Empty, file = file),
             FileProblem::NotUtf8 { offset } => t!(Files::NotUtf8, file = file, offset = offset),
+            FileProblem::Nul { offset } => t!(Files::Nul, file = file, offset = offset),
             FileProblem::Wide(encoding) => t!(Files::Wide, file = file, encoding = encoding),
             FileProblem::Unreadable(e) => t!(Files::Unreadable, file = file, error = e),
         }
@@ -71,7 +75,11 @@ fn read_text(path: &Path, follow: bool, cap: u64) -> Result<String, FileProblem>
         return Err(FileProblem::Wide(encoding));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").map(<[u8]>::to_vec).unwrap_or(bytes);
-    String::from_utf8(bytes).map_err(|e| FileProblem::NotUtf8 { offset: e.utf8_error().valid_up_to() })
+    let text = String::from_utf8(bytes).map_err(|e| FileProblem::NotUtf8 { offset: e.utf8_error().valid_up_to() })?;
+    match text.bytes().position(|b| b == 0) {
+        Some(offset) => Err(FileProblem::Nul { offset }),
+        None => Ok(text),
+    }
 }
 
 /// UTF-32 or UTF-16, by its byte-order mark or, without one, by the zero bytes that
@@ -190,6 +198,8 @@ mod tests {
         assert_eq!(read_submission(dir.path(), "nope"), Err(FileProblem::Missing));
         std::fs::write(dir.path().join("bin"), b"ok\xff\xfe").unwrap();
         assert_eq!(read_submission(dir.path(), "bin"), Err(FileProblem::NotUtf8 { offset: 2 }));
+        std::fs::write(dir.path().join("nul0"), b"ready_body=PRE_\0\0INITIALIZING\n").unwrap();
+        assert_eq!(read_submission(dir.path(), "nul0"), Err(FileProblem::Nul { offset: 15 }));
         std::fs::write(dir.path().join("u16"), b"\xFF\xFEa\x00=\x001\x00").unwrap();
         assert_eq!(read_submission(dir.path(), "u16"), Err(FileProblem::Wide("UTF-16")));
         assert!(FileProblem::Wide("UTF-16").said("x").contains("save it as UTF-8"));
@@ -200,9 +210,9 @@ mod tests {
         assert_eq!(read_submission(dir.path(), "u16be"), Err(FileProblem::Wide("UTF-16")));
         std::fs::write(dir.path().join("u32le"), b"a\0\0\0=\0\0\0").unwrap();
         assert_eq!(read_submission(dir.path(), "u32le"), Err(FileProblem::Wide("UTF-32")));
-        // A NUL or two in UTF-8 text is not another encoding.
+        // A NUL or two in UTF-8 text is not another encoding, but no text either.
         std::fs::write(dir.path().join("nul"), b"a=1\0b=2").unwrap();
-        assert_eq!(read_submission(dir.path(), "nul").unwrap(), "a=1\0b=2");
+        assert_eq!(read_submission(dir.path(), "nul"), Err(FileProblem::Nul { offset: 3 }));
         std::fs::write(dir.path().join("blank"), b" \n\r\n").unwrap();
         assert_eq!(read_submission(dir.path(), "blank"), Err(FileProblem::Empty));
         std::fs::write(dir.path().join("bom"), b"\xEF\xBB\xBFa=1").unwrap();

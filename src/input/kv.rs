@@ -87,6 +87,15 @@ pub fn prefixed(file: &KvFile, key: &str) -> Option<(usize, String)> {
         .map(|e| (e.line, e.key.clone()))
 }
 
+/// The first `key=value` line whose key is `key` without a prefix that ends in a `.`,
+/// `_` or `-` (`CLUSTER_ID=` for `ISTIO_META_CLUSTER_ID`, as pilot-agent strips it).
+pub fn shortened(file: &KvFile, key: &str) -> Option<(usize, String)> {
+    file.entries
+        .iter()
+        .find(|e| e.key.len() >= 2 && key.len() > e.key.len() + 1 && key.ends_with(e.key.as_str()) && key[..key.len() - e.key.len()].ends_with(['.', '_', '-']))
+        .map(|e| (e.line, e.key.clone()))
+}
+
 fn is_key(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -105,6 +114,15 @@ mod tests {
         assert_eq!(prefixed(&f, "state"), Some((2, "control_plane.connected_state".into())));
         assert_eq!(prefixed(&f, "ready_code"), None);
         assert_eq!(prefixed(&KvFile::parse("xconnected_state=0\n"), "connected_state"), None);
+    }
+
+    #[test]
+    fn a_key_without_its_prefix_is_found() {
+        let f = KvFile::parse("CA_ADDR=x\nCLUSTER_ID=Kubernetes\n");
+        assert_eq!(shortened(&f, "ISTIO_META_CLUSTER_ID"), Some((2, "CLUSTER_ID".into())));
+        assert_eq!(shortened(&f, "CLUSTER_ID"), None);
+        assert_eq!(shortened(&f, "XCLUSTER_ID"), None, "no prefix of its own");
+        assert_eq!(shortened(&KvFile::parse("D=x\n"), "ISTIO_META_MESH_ID"), None);
     }
 
     #[test]

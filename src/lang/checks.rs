@@ -16,10 +16,20 @@ catalog! {
             ko: "`{key}=` 줄이 없습니다. {line}번째 줄에 있는 `{near}=` 키는 철자가 틀린 것 같습니다. 키 이름을 `{key}`(으)로 고치세요",
             zh: "没有 `{key}=` 这一行；第 {line} 行的 `{near}=` 看起来是拼写错误：键名应写作 `{key}`",
         }
+        CopiedMistake {
+            en: "{file} is a copy of {by} and keeps its mistake, which the checks of {by} charge: {said}",
+            ko: "{file} 파일은 {by}의 사본이라 그 실수를 그대로 갖고 있으며, 그 실수는 {by}의 검사가 감점합니다: {said}",
+            zh: "{file} 是 {by} 的副本，保留了它的错误，该错误由 {by} 的检查扣分：{said}",
+        }
         LongerKey {
             en: "there is no `{key}=` line; line {line} sets `{near}=`, a longer name: write the key as `{key}` alone",
             ko: "`{key}=` 줄이 없습니다. {line}번째 줄은 더 긴 이름인 `{near}=` 키를 씁니다. 키는 `{key}`만 쓰세요",
             zh: "没有 `{key}=` 这一行；第 {line} 行设置的是更长的名字 `{near}=`：键名只写 `{key}`",
+        }
+        ShorterKey {
+            en: "there is no `{key}=` line; line {line} sets `{near}=`, the name without its beginning: write the key as `{key}` in full",
+            ko: "`{key}=` 줄이 없습니다. {line}번째 줄은 앞부분이 빠진 이름인 `{near}=` 키를 씁니다. 키는 `{key}` 전체를 쓰세요",
+            zh: "没有 `{key}=` 这一行；第 {line} 行设置的 `{near}=` 缺了名字的前一部分：键名要完整写成 `{key}`",
         }
         SetTwice { en: "`{key}` is set more than once (lines {lines}); keep one line", ko: "`{key}` 키가 여러 번 설정되어 있습니다({lines}번째 줄). 한 줄만 남기세요", zh: "`{key}` 设置了不止一次（第 {lines} 行）；只保留一行" }
         NotExpected { en: "`{key}` is not the expected value", ko: "`{key}` 값이 기대한 값이 아닙니다", zh: "`{key}` 不是期望的值" }

@@ -31,6 +31,11 @@ catalog! {
             zh: "{file} 太大（{size} 字节，上限为 {cap}）",
         }
         Empty { en: "{file} is empty", ko: "{file} 파일이 비어 있습니다", zh: "{file} 是空文件" }
+        Nul {
+            en: "{file} holds a NUL byte (offset {offset}), which text never holds: write the file again as plain text",
+            ko: "{file} 파일에 텍스트에는 없는 NUL 바이트가 있습니다(오프셋 {offset}). 일반 텍스트로 다시 저장하세요",
+            zh: "{file} 含有文本中不会出现的 NUL 字节（偏移 {offset}）；请重新保存为纯文本",
+        }
         NotUtf8 {
             en: "{file} is not UTF-8 text (bad byte at offset {offset}); save it as UTF-8 (an editor's encoding setting, or iconv -t UTF-8)",
             ko: "{file} 파일이 UTF-8 텍스트가 아닙니다(오프셋 {offset}의 바이트). UTF-8로 저장하세요(편집기의 인코딩 설정, 또는 iconv -f EUC-KR -t UTF-8)",

@@ -55,7 +55,7 @@ catalog! {
             zh: "首先要修正：第 {n} 步 {id}，位置 {place}：{title}",
         }
         /// No check failed, but one could not be checked: what it said, as what to do.
-        FirstError { en: "First to look at: step {n}, {id} could not be checked (why is said above): {title}", ko: "먼저 볼 것: {n}단계 {id}을(를) 확인할 수 없었습니다(이유는 위에 있습니다): {title}", zh: "首先要看：第 {n} 步 {id} 无法检查（原因见上文）：{title}" }
+        FirstError { en: "First to look at: step {n}, {id} could not be checked (why is said above): {title}", ko: "먼저 볼 것: {n}단계 {id} 검사를 확인할 수 없었습니다(이유는 위에 있습니다): {title}", zh: "首先要看：第 {n} 步 {id} 无法检查（原因见上文）：{title}" }
         NextStep { en: "Next: start step {n}, {title}", ko: "다음 할 일: {n}단계 시작, {title}", zh: "下一步：开始第 {n} 步，{title}" }
         FirstFile { en: "First to fix: step {n}, {message}", ko: "먼저 고칠 것: {n}단계, {message}", zh: "首先要修正：第 {n} 步，{message}" }
         AllPassed { en: "Every check passed.", ko: "모든 검사를 통과했습니다.", zh: "全部检查通过。" }

@@ -9,17 +9,41 @@ use std::path::Path;
 
 /// Every file of the submission the spec names, by name.
 pub fn load_all(spec: &Spec, dir: &Path) -> HashMap<String, Artifact> {
+    let mut artifacts = HashMap::new();
+    load(spec, dir, &mut artifacts, |_| true);
+    artifacts
+}
+
+/// The files of the submission the spec names that `pick` picks, loaded into
+/// `artifacts` unless there already.
+pub fn load(spec: &Spec, dir: &Path, artifacts: &mut HashMap<String, Artifact>, pick: impl Fn(&str) -> bool) {
     let files = spec.files();
-    files
-        .iter()
-        .map(|f| {
-            let mut a = Artifact::load(dir, f, spec.file_format(f), spec.proto_names(f));
-            if a.is_missing() {
-                a.near = input::near_name::find(dir, f, &files);
-            }
-            (f.clone(), a)
-        })
-        .collect()
+    for f in &files {
+        if !pick(f) || artifacts.contains_key(f) {
+            continue;
+        }
+        let mut a = Artifact::load(dir, f, spec.file_format(f), spec.proto_names(f));
+        if a.is_missing() {
+            a.near = input::near_name::find(dir, f, &files);
+        }
+        artifacts.insert(f.clone(), a);
+    }
+    mark_copies(spec, artifacts);
+}
+
+/// Each file whose text does not read as data for the same reason as a file of an
+/// earlier step (the same YAML mistake at the same place) copies that file, as the lab
+/// has boot-typo.yaml copy bootstrap.yaml: the mistake is charged there, once.
+fn mark_copies(spec: &Spec, artifacts: &mut HashMap<String, Artifact>) {
+    let first_step = |f: &str| spec.checks.iter().filter(|c| c.file == f).map(|c| c.step).min();
+    let broken: Vec<(String, u32, Format, String)> =
+        artifacts.values().filter_map(|a| Some((a.name.clone(), first_step(&a.name)?, a.format, a.data_mistake()?))).collect();
+    for (file, step, format, why) in &broken {
+        let by = broken.iter().filter(|(_, s, f, w)| s < step && f == format && w == why).min_by_key(|(_, s, ..)| *s);
+        if let (Some((by, ..)), Some(a)) = (by, artifacts.get_mut(file)) {
+            a.copies = Some(by.clone());
+        }
+    }
 }
 
 /// The files of step `n`, if every one is missing and none is there under a near name
@@ -46,6 +70,9 @@ pub struct Artifact {
     jaq: std::sync::OnceLock<jaq_json::Val>,
     /// A missing file's slip: the file under a near name.
     near: Option<Near>,
+    /// The file of an earlier step this one copies, mistake and all: both are text
+    /// that does not read as data, for the same reason (see [`mark_copies`]).
+    pub copies: Option<String>,
 }
 
 impl Artifact {
@@ -72,7 +99,7 @@ impl Artifact {
     pub fn with_text(&self, text: String) -> Artifact {
         if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
             let data = Some(Err(format!("{} was not parsed again", self.name)));
-            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None };
+            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None, copies: None };
         }
         Artifact::from(&self.name, self.format, Ok(text), false)
     }
@@ -98,7 +125,7 @@ impl Artifact {
                 Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
             },
         };
-        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None }
+        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None, copies: None }
     }
 
     /// The name it was saved under instead, when it is missing.
@@ -118,6 +145,14 @@ impl Artifact {
             (FileProblem::Missing, Some(Near::FolderDown(near))) => t!(Files::FolderDown, file = self.name, near = near),
             _ => p.said(&self.name),
         })
+    }
+
+    /// Why its text does not read as data (its YAML or JSON mistake), without its name.
+    fn data_mistake(&self) -> Option<String> {
+        match (&self.text, &self.data) {
+            (Ok(_), Some(Err(e))) => Some(e.replacen(&self.name, "", 1)),
+            _ => None,
+        }
     }
 
     /// The file as data, or a sentence saying why it is not.

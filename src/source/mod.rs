@@ -104,15 +104,24 @@ impl<'s> Sources<'s> {
         self.params.slot(self.spec, i)
     }
 
-    /// One submission's sources: its files first, then what Envoy makes of them;
-    /// `meanwhile` is done with the files while Envoy validates them, if it does.
-    pub fn read(&self, dir: &Path, meanwhile: impl FnOnce(&HashMap<String, Artifact>)) -> Read {
-        let artifacts = artifacts::load_all(self.spec, dir);
+    /// One submission's sources: its files, then what Envoy makes of them. `meanwhile`
+    /// is done with the files while Envoy validates them (else before the live view),
+    /// and what it gives is returned beside them. The files Envoy validates are read
+    /// first, and the others while it runs.
+    pub fn read<T>(&self, dir: &Path, meanwhile: impl FnOnce(&HashMap<String, Artifact>) -> T) -> (Read, T) {
+        let (validated, _) = validation::files(self);
+        let mut artifacts = HashMap::new();
+        artifacts::load(self.spec, dir, &mut artifacts, |f| validated.contains(&f));
         let envoy_start = Instant::now();
-        let validations = validation::all(self, &artifacts, || meanwhile(&artifacts));
+        let mut done = None;
+        let validations = validation::prepare(self, &artifacts).run(|| {
+            artifacts::load(self.spec, dir, &mut artifacts, |_| true);
+            done = Some(meanwhile(&artifacts));
+        });
+        let done = done.expect("Prepared::run does meanwhile once");
         let live = if self.needs.live { live::acquire(self, &artifacts, &validations, dir) } else { None };
         let envoy_time = if validations.is_empty() && live.is_none() { Duration::ZERO } else { envoy_start.elapsed() };
-        Read { artifacts, validations, live, envoy_time }
+        (Read { artifacts, validations, live, envoy_time }, done)
     }
 
     /// The lab sources, read the first time they are asked for.
@@ -129,7 +138,9 @@ impl<'s> Sources<'s> {
     /// jaq's form; `None` for the other sources.
     pub fn file_value(artifacts: &HashMap<String, Artifact>, source: &Source) -> Option<Result<jaq_json::Val, Unavailable>> {
         let SourceKind::Submission { file, .. } = &source.kind else { return None };
-        Some(artifacts[file].jaq_data().map_err(|e| Unavailable::student(e).of_file(file)))
+        let a = &artifacts[file];
+        // A copy's mistake (`Artifact::copies`) is charged where it was first made.
+        Some(a.jaq_data().map_err(|e| a.copies.iter().fold(Unavailable::student(e).of_file(file), |u, by| u.of_file(by))))
     }
 
     /// The value of the jq variable a source of Envoy's names, for the submission

@@ -9,11 +9,12 @@ use super::Sources;
 use crate::slot::{Slot, Unavailable};
 use crate::lang::{run::Run, t};
 use crate::spec::SourceKind;
+use serde_json::Value;
 use std::collections::HashMap;
 
-/// Every validation the spec's sources ask for, run at once (they are independent).
-/// `meanwhile` is done while Envoy runs.
-pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>, meanwhile: impl FnOnce()) -> HashMap<String, Slot> {
+/// The files the spec's sources validate and the graded steps read, and those they
+/// do not read (`--step`), which are not run.
+pub fn files<'a>(sources: &'a Sources) -> (Vec<&'a str>, Vec<&'a str>) {
     let mut files: Vec<&str> = sources
         .spec
         .sources
@@ -25,32 +26,55 @@ pub fn all(sources: &Sources, artifacts: &HashMap<String, Artifact>, meanwhile: 
         .collect();
     files.sort();
     files.dedup();
-    // Those the graded steps do not read are not run (--step).
-    let (files, unread): (Vec<&str>, Vec<&str>) = files.into_iter().partition(|f| sources.needs.validate.contains(*f));
-    let mut slots = all_of(sources, artifacts, &files, meanwhile);
-    slots.extend(unread.into_iter().map(|f| (f.to_string(), Err(Unavailable::skip(t!(Run::NotThisStep))))));
-    slots
+    files.into_iter().partition(|f| sources.needs.validate.contains(*f))
 }
 
-/// Each file screened, then all of them handed to Envoy at once ([`crate::envoy::validate::Cache`]).
-fn all_of(sources: &Sources, artifacts: &HashMap<String, Artifact>, files: &[&str], meanwhile: impl FnOnce()) -> HashMap<String, Slot> {
+/// Validations screened and ready to hand to Envoy, and the verdicts already known
+/// (a file refused, a step not graded). Owns all it needs of the submission's files,
+/// so that the others can be read while Envoy runs.
+pub struct Prepared<'a> {
+    sources: &'a Sources<'a>,
+    slots: HashMap<String, Slot>,
+    ready: Vec<(String, Value)>,
+}
+
+/// Every validation the spec's sources ask for, screened ([`Prepared::run`] runs them).
+/// `artifacts` holds at least the files validated.
+pub fn prepare<'a>(sources: &'a Sources<'a>, artifacts: &HashMap<String, Artifact>) -> Prepared<'a> {
+    let (files, unread) = files(sources);
     let mut slots = HashMap::new();
     let mut ready = Vec::new();
     for f in files {
-        match sources.envoy_input(&artifacts[*f]).and_then(|data| Ok((sources.envoy_path()?, data))) {
-            Ok((envoy, data)) => ready.push((*f, envoy, data)),
+        match sources.envoy_input(&artifacts[f]).and_then(|data| sources.envoy_path().map(|_| data)) {
+            Ok(data) => ready.push((f.to_string(), data)),
             Err(u) => {
                 slots.insert(f.to_string(), Err(u));
             }
         }
     }
     charge_shared_refusals(sources, artifacts, &mut slots);
-    let Some((_, envoy, _)) = ready.first() else { return slots };
-    let inputs: Vec<(&str, &serde_json::Value)> = ready.iter().map(|(f, _, data)| (*f, data)).collect();
-    for ((f, _, _), verdict) in ready.iter().zip(sources.cache.validate_all(envoy, &inputs, meanwhile)) {
-        slots.insert(f.to_string(), verdict.map(|v| v.to_value(f)).map_err(|e| e.unavailable()));
+    slots.extend(unread.into_iter().map(|f| (f.to_string(), Err(Unavailable::skip(t!(Run::NotThisStep))))));
+    Prepared { sources, slots, ready }
+}
+
+impl Prepared<'_> {
+    /// All handed to Envoy at once ([`crate::envoy::validate::Cache`]); `meanwhile` is
+    /// done once while Envoy runs (at once when nothing is run).
+    pub fn run(self, meanwhile: impl FnOnce()) -> HashMap<String, Slot> {
+        let Prepared { sources, mut slots, ready } = self;
+        let envoy = match sources.envoy_path() {
+            Ok(envoy) if !ready.is_empty() => envoy,
+            _ => {
+                meanwhile();
+                return slots;
+            }
+        };
+        let inputs: Vec<(&str, &Value)> = ready.iter().map(|(f, data)| (f.as_str(), data)).collect();
+        for ((f, _), verdict) in ready.iter().zip(sources.cache.validate_all(envoy, &inputs, meanwhile)) {
+            slots.insert(f.clone(), verdict.map(|v| v.to_value(f)).map_err(|e| e.unavailable()));
+        }
+        slots
     }
-    slots
 }
 
 /// A file the screen refuses only for what a file of an earlier step is refused for
@@ -67,6 +91,15 @@ fn charge_shared_refusals(sources: &Sources, artifacts: &HashMap<String, Artifac
     for (file, step, fields) in &refused {
         let earlier = refused.iter().find(|(_, s, r)| s < step && fields.iter().all(|f| r.contains(f)));
         if let (Some((by, ..)), Some(Err(u))) = (earlier, slots.get_mut(file)) {
+            *u = std::mem::replace(u, Unavailable::student("")).of_file(by);
+        }
+    }
+    // So is one that does not read as YAML for the same reason as an earlier step's file,
+    // which it copies (`Artifact::copies`).
+    for (file, slot) in slots.iter_mut() {
+        if let (Err(u), Some(by)) = (slot, artifacts.get(file).and_then(|a| a.copies.as_ref()))
+            && u.blame == crate::slot::Blame::Student
+        {
             *u = std::mem::replace(u, Unavailable::student("")).of_file(by);
         }
     }

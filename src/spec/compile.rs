@@ -156,8 +156,9 @@ fn checks(cx: &mut Ctx, file: &SpecFile, sources: &[Source], exprs: &mut Exprs) 
             .iter()
             .map(|e| Explain { when: exprs.add(Some(anchor.clone()), &e.when, format!("check `{}`, field `explain.if`", c.id)), say: e.say.clone(), instead: e.instead })
             .collect();
+        let needs = c.needs.as_ref().map(|n| exprs.add(Some(anchor.clone()), n, format!("check `{}`, field `needs`", c.id)));
         if let Some(compiled) = compiled {
-            checks.push(check(file, c, compiled, explain));
+            checks.push(Check { also_needs: needs, ..check(file, c, compiled, explain) });
         }
     }
     checks
@@ -178,6 +179,7 @@ fn check(file: &SpecFile, c: &CheckDef, kind: Box<dyn crate::check::Kind>, expla
         format: file_format(file, &c.file),
         kind,
         explain,
+        also_needs: None,
     }
 }
 

@@ -374,7 +374,7 @@ mod tests {
 
     #[test]
     fn mistakes_in_the_section_are_told_with_their_place() {
-        let e = load_errors("    restart: \"Stop it (by its PID)", "    restart: \"Stop {it} (by its PID)");
+        let e = load_errors("    restart: \"Stop it (pkill", "    restart: \"Stop {it} (pkill");
         assert!(e.iter().any(|e| e.contains("the text `restart` has `{it}`, which it cannot fill") && e.starts_with("x.yaml:")), "{e:?}");
         let e = load_errors("path: .node.cluster}", "path: .node.cluster | }");
         assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: `.node.cluster |`: jq:") && e.starts_with("x.yaml:")), "{e:?}");

@@ -92,6 +92,17 @@ pub struct Check {
     /// What the check's kind decides, compiled from its fields (see `check::kinds`).
     pub kind: Box<dyn crate::check::Kind>,
     pub explain: Vec<Explain>,
+    /// The spec's `needs`: variables the check is graded with besides its kind's.
+    pub also_needs: Option<ExprId>,
+}
+
+impl Check {
+    /// The expressions the verdict needs: its kind's, and the spec's `needs`.
+    pub fn needs(&self) -> Vec<ExprId> {
+        let mut ids = self.kind.needs();
+        ids.extend(self.also_needs);
+        ids
+    }
 }
 
 pub struct Explain {

@@ -201,10 +201,15 @@ pub struct CheckDef {
     pub found: Option<String>,
     #[serde(default)]
     pub explain: Vec<ExplainDef>,
+    /// A jq expression over variables the check is graded with besides its kind's: when
+    /// one of them is not graded (skipped, or a mistake another check charges), neither
+    /// is the check.
+    #[serde(default)]
+    pub needs: Option<String>,
     /// The kind's own fields, by name, as written.
     #[serde(flatten)]
     pub fields: IndexMap<String, serde_yaml::Value>,
 }
 
 /// The fields every check has, whatever its kind.
-pub const COMMON_FIELDS: &[&str] = &["id", "step", "title", "kind", "file", "hint", "points", "hidden", "where", "why", "explain"];
+pub const COMMON_FIELDS: &[&str] = &["id", "step", "title", "kind", "file", "hint", "points", "hidden", "where", "why", "explain", "needs"];

@@ -29,7 +29,7 @@ pub fn envoy_needs(spec: &Spec, steps: Option<&BTreeSet<u32>>) -> EnvoyNeeds {
         if c.kind.reads_validation() {
             needs.validate.insert(c.file.clone());
         }
-        for id in c.kind.needs() {
+        for id in c.needs() {
             todo.extend(spec.program.deps(id));
         }
     }

@@ -321,6 +321,9 @@ pub fn rows() -> Vec<Row> {
         p("typo-only.lb-policy-number", Typo(B::Set("@c/lb_policy", "0"))).rule("Envoy reads an enum's number as its name: 0 is ROUND_ROBIN"),
         p("typo-only.no-lb-policy", Typo(B::Del("@c/lb_policy"))).rule("an enum left out is its first value: no lb_policy is ROUND_ROBIN"),
         p("typo-only.resource-api-number", Typo(B::Set("@lds/resource_api_version", "2"))),
+        p("typo-only.timeout-empty-duration", Typo(B::Set("@cds/initial_fetch_timeout", "{}"))).rule("a Duration with no fields is 0s to Envoy, in boot-typo.yaml too"),
+        p("typo-only.lb-policy-null", Typo(B::Set("@c/lb_policy", "null"))).rule("a field set to null is unset to Envoy: no lb_policy is ROUND_ROBIN"),
+        p("boot.lb-policy-null", Boot(B::Set("@c/lb_policy", "null"))),
         r("boot-only.typed-options-string", &[4], Seq(&[BootOnly(B::Set("@c/typed_extension_protocol_options", "x")), Restore(NODE)])).rule("a field of another shape in bootstrap.yaml alone is step 4's, and step 5 compares with what boot-typo.yaml copies"),
         r("boot-only.google-grpc", &[4], Seq(&[BootOnly(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Restore(NODE)])).rule("boot-typo.yaml's envoy_grpc is right: a bootstrap.yaml mistake it does not copy is step 4's alone"),
         p("boot.delta-grpc", Boot(B::Set("@ads/api_type", "DELTA_GRPC"))).rule("DELTA_GRPC is ADS over gRPC; pilot-agent's own bootstraps use it"),
@@ -425,6 +428,10 @@ pub fn rows() -> Vec<Row> {
         r("boot.lds.no-ads", &[4], Boot(B::Del("@lds/ads"))), // rejected
         r("boot.cds.own-source", &[4], Boot(B::Set("@cds", OWN_SOURCE))),
         r("boot.lds.own-source", &[4], Boot(B::Set("@lds", OWN_SOURCE))),
+        r("boot.no-ads-both-own-sources", &[4], Seq(&[Boot(B::Del("@ads")), Boot(B::Set("@cds", OWN_SOURCE)), Boot(B::Set("@lds", OWN_SOURCE)), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
+            .rule("no ADS in bootstrap.yaml: no name for step 5 to change, so Envoy accepts the copy (rc=0, which 05 and 08 record); step 4 charges it"),
+        r("boot.ads.google-grpc", &[4], Seq(&[Boot(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
+            .rule("no ADS cluster_name in either file: nothing for step 5 to change; step 4 charges it"),
         r("boot.cds.no-timeout", &[4], Boot(B::Del("@cds/initial_fetch_timeout"))),
         r("boot.lds.no-timeout", &[4], Boot(B::Del("@lds/initial_fetch_timeout"))),
         r("boot.cds.timeout-30s", &[4], Boot(B::Set("@cds/initial_fetch_timeout", "30s"))),

@@ -80,8 +80,11 @@ fn missing(cx: &Cx, key: &str) -> Verdict {
     if let Some((line, near)) = kv.and_then(|kv| crate::input::kv::misspelled(kv, key)) {
         return Verdict::fail(t!(Checks::Misspelled, key = key, line = line, near = near)).line(line).detail(key);
     }
-    match kv.and_then(|kv| crate::input::kv::prefixed(kv, key)) {
-        Some((line, near)) => Verdict::fail(t!(Checks::LongerKey, key = key, line = line, near = near)).line(line).detail(key),
+    if let Some((line, near)) = kv.and_then(|kv| crate::input::kv::prefixed(kv, key)) {
+        return Verdict::fail(t!(Checks::LongerKey, key = key, line = line, near = near)).line(line).detail(key);
+    }
+    match kv.and_then(|kv| crate::input::kv::shortened(kv, key)) {
+        Some((line, near)) => Verdict::fail(t!(Checks::ShorterKey, key = key, line = line, near = near)).line(line).detail(key),
         None => Verdict::fail(t!(Checks::NoLine, key = key)).detail(key),
     }
 }

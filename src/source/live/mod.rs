@@ -70,9 +70,10 @@ pub fn acquire(sources: &Sources, artifacts: &HashMap<String, Artifact>, validat
     let acquired = match &sources.opts.live {
         Live::Off => skipped(t!(EnvoyWords::NoLiveFlag)),
         Live::Replay(file) => cx.replayed(file),
-        // A student who has not reached a step that reads a running Envoy runs none yet:
-        // its checks say the step is not started, and nothing is said of a probe.
-        Live::Probe if !reached(sources, artifacts) => none(Unavailable::skip(t!(EnvoyWords::NotReached)), EnvoyWords::NotProbed),
+        // A student who has not reached a step that reads a running Envoy runs none yet,
+        // and nothing is said of a probe. Its checks fail, as in a CI run where the
+        // grader launches Envoy: their steps' files are missing (they say not started).
+        Live::Probe if !reached(sources, artifacts) => none(Unavailable::student(t!(EnvoyWords::NotReached)), EnvoyWords::NotProbed),
         Live::Probe => cx.probed(admin_param),
         Live::Launch => cx.launched(None),
     };
@@ -107,7 +108,7 @@ fn none(u: Unavailable, lead: EnvoyWords) -> Got {
 /// (a clause would cut at the URL's own colon).
 fn read_nothing(admin: &str, problem: &str) -> String {
     let end = [". ", "。"].iter().filter_map(|sep| problem.find(sep)).min().unwrap_or(problem.len());
-    let why = problem[..end].trim().trim_end_matches('.').to_string();
+    let why = crate::lang::clause(problem[..end].trim().trim_end_matches('.'));
     t!(EnvoyWords::ProbeFailed, admin = admin, why = why)
 }
 
