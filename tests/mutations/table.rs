@@ -430,6 +430,8 @@ pub fn rows() -> Vec<Row> {
         r("boot.lds.own-source", &[4], Boot(B::Set("@lds", OWN_SOURCE))),
         r("boot.no-ads-both-own-sources", &[4], Seq(&[Boot(B::Del("@ads")), Boot(B::Set("@cds", OWN_SOURCE)), Boot(B::Set("@lds", OWN_SOURCE)), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
             .rule("no ADS in bootstrap.yaml: no name for step 5 to change, so Envoy accepts the copy (rc=0, which 05 and 08 record); step 4 charges it"),
+        r("boot.static-named-typo", &[4], Seq(&[Boot(B::Map("@c/name", Ctx(C::Typo))), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
+            .rule("the static cluster named with step 5's wrong name: boot-typo.yaml's change then makes no mistake, and Envoy takes it; step 4 charges it"),
         r("boot.ads.google-grpc", &[4], Seq(&[Boot(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
             .rule("no ADS cluster_name in either file: nothing for step 5 to change; step 4 charges it"),
         r("boot.cds.no-timeout", &[4], Boot(B::Del("@cds/initial_fetch_timeout"))),
