@@ -86,6 +86,13 @@ fn step4_yaml_mistake_copied_into_boot_typo() {
     let c = Copy::sample();
     c.edit("boot-typo.yaml", "\n  cluster: ", "\n cluster: ");
     fails_only(5, &c, &["typo.exists"]);
+    // Two files that are no YAML config for a reason with no place (only comments) are
+    // not copies of each other: each is its own step's.
+    let c = Copy::sample();
+    c.write("bootstrap.yaml", "# TODO\n").write("boot-typo.yaml", "# step 5: copy bootstrap.yaml here later\n");
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("typo.exists"), "fail", "{}", g.message("typo.exists"));
+    assert_eq!(g.status("bootstrap.exists"), "fail", "{}", g.message("bootstrap.exists"));
 }
 
 #[test]

@@ -9,7 +9,8 @@ use crate::compare;
 use crate::derive::Env;
 use crate::display::{safe, safe_max, value_text};
 use crate::result::{CheckResult, Status};
-use crate::slot::Slot;
+use crate::lang::{checks::Checks, t};
+use crate::slot::{Blame, Slot, Unavailable};
 use crate::source::artifacts::Artifact;
 use crate::spec::{Check, Format};
 use serde_json::Value;
@@ -103,8 +104,8 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(said) = unreadable {
         // A copy of an earlier step's file, mistake and all: charged there, once.
         if reads_data && let Some(by) = &cx.artifact.copies {
-            let u = crate::slot::Unavailable::new(crate::slot::Blame::Elsewhere, crate::lang::t!(crate::lang::checks::Checks::CopiedMistake, file = check.file, by = by, said = said));
-            return dress(check, Verdict::unavailable(&u));
+            let why = t!(Checks::CopiedMistake, file = check.file, by = by, said = said);
+            return dress(check, Verdict::unavailable(&Unavailable::new(Blame::Elsewhere, why)));
         }
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
@@ -112,7 +113,7 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     }
     // A value the grader cannot derive is its trouble whatever the file holds: a student
     // is not failed for a line the lab gave them no way to write.
-    if let Some(u) = check.kind.needs().into_iter().find_map(|id| cx.env.grader_missing(id)) {
+    if let Some(u) = check.needs().into_iter().find_map(|id| cx.env.grader_missing(id)) {
         return dress(check, Verdict::unavailable(u));
     }
     let mut v = check.kind.run(cx);

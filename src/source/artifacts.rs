@@ -35,9 +35,11 @@ pub fn load(spec: &Spec, dir: &Path, artifacts: &mut HashMap<String, Artifact>, 
 /// earlier step (the same YAML mistake at the same place) copies that file, as the lab
 /// has boot-typo.yaml copy bootstrap.yaml: the mistake is charged there, once.
 fn mark_copies(spec: &Spec, artifacts: &mut HashMap<String, Artifact>) {
-    let first_step = |f: &str| spec.checks.iter().filter(|c| c.file == f).map(|c| c.step).min();
     let broken: Vec<(String, u32, Format, String)> =
-        artifacts.values().filter_map(|a| Some((a.name.clone(), first_step(&a.name)?, a.format, a.data_mistake()?))).collect();
+        artifacts.values_mut().filter_map(|a| {
+            a.copies = None;
+            Some((a.name.clone(), spec.first_step(&a.name)?, a.format, a.data_mistake()?))
+        }).collect();
     for (file, step, format, why) in &broken {
         let by = broken.iter().filter(|(_, s, f, w)| s < step && f == format && w == why).min_by_key(|(_, s, ..)| *s);
         if let (Some((by, ..)), Some(a)) = (by, artifacts.get_mut(file)) {
@@ -147,10 +149,12 @@ impl Artifact {
         })
     }
 
-    /// Why its text does not read as data (its YAML or JSON mistake), without its name.
+    /// Why its text does not read as data, without its name: a YAML or JSON mistake at
+    /// a place (`at line 5 column 2`), which two files share only by copying. Mistakes
+    /// with no place (a file of comments only, a list) any two files may share.
     fn data_mistake(&self) -> Option<String> {
         match (&self.text, &self.data) {
-            (Ok(_), Some(Err(e))) => Some(e.replacen(&self.name, "", 1)),
+            (Ok(_), Some(Err(e))) if e.contains(" at line ") => Some(e.replacen(&self.name, "", 1)),
             _ => None,
         }
     }

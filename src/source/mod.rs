@@ -109,9 +109,8 @@ impl<'s> Sources<'s> {
     /// and what it gives is returned beside them. The files Envoy validates are read
     /// first, and the others while it runs.
     pub fn read<T>(&self, dir: &Path, meanwhile: impl FnOnce(&HashMap<String, Artifact>) -> T) -> (Read, T) {
-        let (validated, _) = validation::files(self);
         let mut artifacts = HashMap::new();
-        artifacts::load(self.spec, dir, &mut artifacts, |f| validated.contains(&f));
+        artifacts::load(self.spec, dir, &mut artifacts, |f| self.needs.validate.contains(f));
         let envoy_start = Instant::now();
         let mut done = None;
         let validations = validation::prepare(self, &artifacts).run(|| {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 /// The files the spec's sources validate and the graded steps read, and those they
 /// do not read (`--step`), which are not run.
-pub fn files<'a>(sources: &'a Sources) -> (Vec<&'a str>, Vec<&'a str>) {
+fn files<'a>(sources: &'a Sources) -> (Vec<&'a str>, Vec<&'a str>) {
     let mut files: Vec<&str> = sources
         .spec
         .sources
@@ -81,7 +81,7 @@ impl Prepared<'_> {
 /// too (boot-typo.yaml, a copy of a bootstrap.yaml with a listener) makes no second
 /// mistake: its refusal is charged to that file (see grade/charge.rs).
 fn charge_shared_refusals(sources: &Sources, artifacts: &HashMap<String, Artifact>, slots: &mut HashMap<String, Slot>) {
-    let first_step = |f: &str| sources.spec.checks.iter().find(|c| c.file == f).map(|c| c.step);
+    let first_step = |f: &str| sources.spec.first_step(f);
     let refused: Vec<(String, Option<u32>, Vec<String>)> = slots
         .iter()
         .filter(|(_, s)| matches!(s, Err(u) if u.blame == crate::slot::Blame::Student))

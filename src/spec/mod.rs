@@ -168,6 +168,11 @@ impl Spec {
         self.proto_files.iter().any(|f| f == name)
     }
 
+    /// The first step whose checks read the submission file `name`, if one does.
+    pub fn first_step(&self, name: &str) -> Option<u32> {
+        self.checks.iter().filter(|c| c.file == name).map(|c| c.step).min()
+    }
+
     /// Every submission file the spec reads, in first-mention order.
     pub fn files(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

@@ -324,6 +324,7 @@ pub fn rows() -> Vec<Row> {
         p("typo-only.timeout-empty-duration", Typo(B::Set("@cds/initial_fetch_timeout", "{}"))).rule("a Duration with no fields is 0s to Envoy, in boot-typo.yaml too"),
         p("typo-only.lb-policy-null", Typo(B::Set("@c/lb_policy", "null"))).rule("a field set to null is unset to Envoy: no lb_policy is ROUND_ROBIN"),
         p("boot.lb-policy-null", Boot(B::Set("@c/lb_policy", "null"))),
+        r("typo.metadata-null-added", &[5], Typo(B::Set("@meta/ISTIO_VERSION", "null"))).rule("node.metadata is a Struct: a null there is a value Envoy keeps, a second change"),
         r("boot-only.typed-options-string", &[4], Seq(&[BootOnly(B::Set("@c/typed_extension_protocol_options", "x")), Restore(NODE)])).rule("a field of another shape in bootstrap.yaml alone is step 4's, and step 5 compares with what boot-typo.yaml copies"),
         r("boot-only.google-grpc", &[4], Seq(&[BootOnly(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Restore(NODE)])).rule("boot-typo.yaml's envoy_grpc is right: a bootstrap.yaml mistake it does not copy is step 4's alone"),
         p("boot.delta-grpc", Boot(B::Set("@ads/api_type", "DELTA_GRPC"))).rule("DELTA_GRPC is ADS over gRPC; pilot-agent's own bootstraps use it"),
