@@ -431,6 +431,14 @@ pub fn rows() -> Vec<Row> {
         r("boot.lds.own-source", &[4], Boot(B::Set("@lds", OWN_SOURCE))),
         r("boot.no-ads-both-own-sources", &[4], Seq(&[Boot(B::Del("@ads")), Boot(B::Set("@cds", OWN_SOURCE)), Boot(B::Set("@lds", OWN_SOURCE)), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
             .rule("no ADS in bootstrap.yaml: no name for step 5 to change, so Envoy accepts the copy (rc=0, which 05 and 08 record); step 4 charges it"),
+        r("boot.ads.deleted", &[4], Seq(&[Boot(B::Del("@ads")), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
+            .rule("Envoy validates a bootstrap without ads_config but a launched one ends on it: the live checks are not graded, step 4 charges it"),
+        r("boot-only.h2-type-url-typo", &[4], Seq(&[BootOnly(B::Set(concat!("@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", "/@type"), "type.googleapis.com/envoy.extensions.upstreams.http.v1.HttpProtocolOptions")), Restore(NODE)]))
+            .only(&[A, Lb, Lc])
+            .rule("HttpProtocolOptions under a wrong type in bootstrap.yaml alone is step 4's; boot-typo.yaml's right one is no second change"),
+        p("typo-only.type-url-host", Typo(B::Set(concat!("@c/typed_extension_protocol_options/envoy.extensions.upstreams.http.v3.HttpProtocolOptions", "/@type"), "type.googleapis.om/envoy.extensions.upstreams.http.v3.HttpProtocolOptions")))
+            .only(&[A, Lb, Lc])
+            .rule("Envoy reads a type URL by what follows its last /"),
         r("boot.static-named-typo", &[4], Seq(&[Boot(B::Map("@c/name", Ctx(C::Typo))), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))
             .rule("the static cluster named with step 5's wrong name: boot-typo.yaml's change then makes no mistake, and Envoy takes it; step 4 charges it"),
         r("boot.ads.google-grpc", &[4], Seq(&[Boot(B::Set("@ads/grpc_services/0", "{google_grpc: {target_uri: 'istiod.istio-system.svc:15012', stat_prefix: xds}}")), Kv(REP, "typo_rc", From(TYPO_TXT, "rc"))]))

@@ -182,7 +182,7 @@ impl Cx<'_> {
             Ok(r) => r,
             // Envoy refusing the student's bootstrap is the student's finding, not ours:
             // the failure's kind says whose it is.
-            Err(f) => return failed(f.unavailable()),
+            Err(f) => return failed(self.of_file(f.unavailable())),
         };
         let rec = admin::probe(&running.admin, "launch", &self.ask());
         // A probe that failed because Envoy rejected the bootstrap (or ran out of a
@@ -199,10 +199,17 @@ impl Cx<'_> {
             described = crate::lang::sentences(&described, &why);
         }
         let slot = match rejected {
-            Some(f) => Err(f.unavailable()),
+            Some(f) => Err(self.of_file(f.unavailable())),
             None => admin::view(&rec, &self.ask()).map_err(|problem| self.launched_broke(&rec, problem)),
         };
         Got { slot, described, recording: Some(rec) }
+    }
+
+    /// An Envoy that would not run the file (it validates, but Envoy ends on it: ADS
+    /// left out) is the file's doing: where a check of the file fails for it (in step
+    /// 4), the live checks are not graded (`grade::charge`).
+    fn of_file(&self, u: Unavailable) -> Unavailable {
+        if u.blame == Blame::Student { u.of_file(&self.artifact.name) } else { u }
     }
 
     /// A launched Envoy runs the grader's screened copy and has opened its admin port
