@@ -2,6 +2,7 @@
 
 use crate::input::{self, kv::KvFile, near_name::Near, FileProblem};
 use crate::lang::{files::Files, t, tr};
+use crate::slot::Unavailable;
 use crate::spec::{Format, Spec};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -157,6 +158,12 @@ impl Artifact {
             (Ok(_), Some(Err(e))) if e.contains(" at line ") => Some(e.replacen(&self.name, "", 1)),
             _ => None,
         }
+    }
+
+    /// `u`, a mistake of this file's, also said to be the file's it copies, if it copies
+    /// one (`copies`): charged where it was first made (see grade/charge.rs).
+    pub fn copied(&self, u: Unavailable) -> Unavailable {
+        self.copies.iter().fold(u, |u, by| u.of_file(by))
     }
 
     /// The file as data, or a sentence saying why it is not.

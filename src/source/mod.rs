@@ -138,8 +138,7 @@ impl<'s> Sources<'s> {
     pub fn file_value(artifacts: &HashMap<String, Artifact>, source: &Source) -> Option<Result<jaq_json::Val, Unavailable>> {
         let SourceKind::Submission { file, .. } = &source.kind else { return None };
         let a = &artifacts[file];
-        // A copy's mistake (`Artifact::copies`) is charged where it was first made.
-        Some(a.jaq_data().map_err(|e| a.copies.iter().fold(Unavailable::student(e).of_file(file), |u, by| u.of_file(by))))
+        Some(a.jaq_data().map_err(|e| a.copied(Unavailable::student(e).of_file(file))))
     }
 
     /// The value of the jq variable a source of Envoy's names, for the submission
@@ -187,7 +186,7 @@ impl<'s> Sources<'s> {
         if self.opts.no_envoy {
             return Err(Unavailable::skip(crate::lang::t!(crate::lang::run::Run::EnvoyNotRun)));
         }
-        let data = artifact.data().map_err(Unavailable::student)?;
+        let data = artifact.data().map_err(|e| artifact.copied(Unavailable::student(e)))?;
         screened::screened(self.spec, &artifact.name, data)?;
         Ok(data.clone())
     }

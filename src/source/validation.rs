@@ -81,25 +81,15 @@ impl Prepared<'_> {
 /// too (boot-typo.yaml, a copy of a bootstrap.yaml with a listener) makes no second
 /// mistake: its refusal is charged to that file (see grade/charge.rs).
 fn charge_shared_refusals(sources: &Sources, artifacts: &HashMap<String, Artifact>, slots: &mut HashMap<String, Slot>) {
-    let first_step = |f: &str| sources.spec.first_step(f);
     let refused: Vec<(String, Option<u32>, Vec<String>)> = slots
         .iter()
         .filter(|(_, s)| matches!(s, Err(u) if u.blame == crate::slot::Blame::Student))
-        .filter_map(|(f, _)| Some((f.clone(), first_step(f), super::screened::refused(artifacts[f].data().ok()?))))
+        .filter_map(|(f, _)| Some((f.clone(), sources.spec.first_step(f), super::screened::refused(artifacts[f].data().ok()?))))
         .filter(|(_, _, r)| !r.is_empty())
         .collect();
     for (file, step, fields) in &refused {
         let earlier = refused.iter().find(|(_, s, r)| s < step && fields.iter().all(|f| r.contains(f)));
         if let (Some((by, ..)), Some(Err(u))) = (earlier, slots.get_mut(file)) {
-            *u = std::mem::replace(u, Unavailable::student("")).of_file(by);
-        }
-    }
-    // So is one that does not read as YAML for the same reason as an earlier step's file,
-    // which it copies (`Artifact::copies`).
-    for (file, slot) in slots.iter_mut() {
-        if let (Err(u), Some(by)) = (slot, artifacts.get(file).and_then(|a| a.copies.as_ref()))
-            && u.blame == crate::slot::Blame::Student
-        {
             *u = std::mem::replace(u, Unavailable::student("")).of_file(by);
         }
     }
