@@ -82,6 +82,10 @@ fn step4_yaml_mistake_copied_into_boot_typo() {
         assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
     }
     assert!(g.message("typo.exists").contains("boot-typo.yaml is a copy of bootstrap.yaml and keeps its mistake"), "{}", g.message("typo.exists"));
+    // Step 5 alone: nothing failed, but "every check passed" would hide step 4's mistake.
+    let g = c.grade().arg("--no-live").args(&["--step", "5"]).text().run();
+    assert!(g.stdout.contains("Every check graded passed; 8 are not graded (--verbose says why)."), "{}", g.stdout);
+    assert!(!g.stdout.contains("Every check passed"), "{}", g.stdout);
     // The same mistake in boot-typo.yaml alone is step 5's.
     let c = Copy::sample();
     c.edit("boot-typo.yaml", "\n  cluster: ", "\n cluster: ");
