@@ -155,3 +155,17 @@ fn a_wrong_node_id_field_is_named_without_its_value() {
     let m = why("id: sidecar~10.0.0.7~", "id: sidecar~");
     assert!(m.contains("does not have four fields"), "{m}");
 }
+
+#[test]
+fn step4_ads_config_left_out_says_envoys_reason_when_launched() {
+    // Envoy takes the file and ends by itself, saying why only as a warning.
+    let c = Copy::sample();
+    let boot = c.read("bootstrap.yaml");
+    let (start, end) = (boot.find("  ads_config:").unwrap(), boot.find("  cds_config:").unwrap());
+    c.write("bootstrap.yaml", format!("{}{}", &boot[..start], &boot[end..]));
+    let g = c.grade().launch().run();
+    assert_eq!(g.failing_steps(), [4].into_iter().collect(), "{:?}", g.with("fail"));
+    let said = g.message("node.live");
+    assert!(said.contains("ADS must be configured to support an ADS config source"), "{said}");
+    assert!(!said.contains("downstream connections"), "{said}");
+}

@@ -34,6 +34,9 @@ enum Part {
     Varies(String),
 }
 
+/// A warning Envoy logs on every start without a connection limit: no reason for anything.
+const EVERY_START: &str = "There is no configured limit to the number of allowed active downstream connections";
+
 /// Protobuf's marker before a dump: `goo.gle/debugstr`, `…/debugonly`, `…/debugproto`.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"goo\.gle/debug[a-z]*").expect("valid"));
 /// A line of protobuf's text format: `field: value`, `field {`, `[type] {`, `}`, blank.
@@ -47,11 +50,12 @@ const POSITION_PATTERN: &str = r"(?:,?\s*near\s+[0-9]+:[0-9]+\s+\(offset\s+[0-9]
 impl Said {
     /// Envoy's verdict in `log`. When it `accepted` the file, its last line (`configuration
     /// 'x' OK`); otherwise the first `critical` record from the end (an `error` one if
-    /// there is none), with the lines that continue it.
+    /// there is none, then a `warning` one: an Envoy that ends by itself, its bootstrap
+    /// lacking ADS, says why only so), with the lines that continue it.
     pub fn from_log(log: &str, accepted: bool) -> Said {
         let lines: Vec<&str> = log.lines().collect();
-        let at_level = |level: &str| lines.iter().rposition(|l| prefix(l).0.get(2) == Some(&level));
-        let start = if accepted { None } else { at_level("critical").or_else(|| at_level("error")) };
+        let at_level = |level: &str| lines.iter().rposition(|l| prefix(l).0.get(2) == Some(&level) && !prefix(l).1.starts_with(EVERY_START));
+        let start = if accepted { None } else { at_level("critical").or_else(|| at_level("error")).or_else(|| at_level("warning")) };
         let record = match start {
             Some(i) => {
                 let rest = lines[i + 1..].iter().take_while(|l| prefix(l).0.len() < 4);
@@ -300,6 +304,11 @@ mod tests {
         let out = "[2026-11-29 21:28:27.278][8158][info][config] [source/server/configuration_impl.cc:138] loading 1 cluster(s)\n[2026-11-29 21:28:27.279][8158][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'\n";
         assert_eq!(Said::from_log(out, false).text(), "error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'");
         assert_eq!(Said::from_log("x\nconfiguration 'bootstrap.yaml' OK\n\n", true).text(), "configuration 'bootstrap.yaml' OK");
+    }
+
+    #[test]
+    fn an_envoy_ending_by_itself_is_said_by_its_warning_not_the_notice_of_every_start() {
+        assert_eq!(said("no-ads.launch"), "Skipping initialization of secondary cluster: ADS must be configured to support an ADS config source");
     }
 
     #[test]
