@@ -169,3 +169,72 @@ fn step4_ads_config_left_out_says_envoys_reason_when_launched() {
     assert!(said.contains("ADS must be configured to support an ADS config source"), "{said}");
     assert!(!said.contains("downstream connections"), "{said}");
 }
+
+#[test]
+fn step4_a_cluster_begun_inside_the_labs_one() {
+    // A `- name:` line added under the lab's cluster in bootstrap.yaml alone empties it:
+    // step 4's; boot-typo.yaml, whose clusters are right, copies no mistake.
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "  - name: xds-grpc\n", "  - name: xds-grpc\n  - name: xds-grPc\n");
+    fails_only(4, &c, &["bootstrap.strict_dns", "bootstrap.endpoint"]);
+    // The extra cluster before the lab's, which stays right: boot-typo.yaml lacks one
+    // cluster of bootstrap.yaml, step 5's.
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "  - name: xds-grpc\n", "  - name: xds-grPc\n  - name: xds-grpc\n");
+    fails_only(5, &c, &["typo.static_kept"]);
+}
+
+#[test]
+fn step4_a_list_copied_into_boot_typo() {
+    // The whole config under a leading `- ` in both files, boot-typo.yaml with the lab's
+    // one change: step 4's mistake, copied.
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let listed: String = c.read(f).lines().filter(|l| !l.starts_with('#')).enumerate().map(|(i, l)| format!("{}{l}\n", if i == 0 { "- " } else { "  " })).collect();
+        c.write(f, listed);
+    }
+    fails_only(4, &c, &["bootstrap.exists"]);
+    // Two lists that differ in more than one value are no copy: each is its step's.
+    c.edit("boot-typo.yaml", "port_value: 9982", "port_value: 9983").edit("boot-typo.yaml", "type: STRICT_DNS", "type: LOGICAL_DNS");
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("typo.exists"), "fail", "{}", g.message("typo.exists"));
+}
+
+#[test]
+fn step4_misspelt_dynamic_resources_copied_into_boot_typo() {
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "\ndynamic_resources:", "\ndynamic_resource:");
+    }
+    // What Envoy now says of each, saved as the lab says.
+    student_validates(&c, "bootstrap.yaml", "04-validate.txt");
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    let rc = c.read("05-typo.txt").lines().last().unwrap().to_string();
+    let report = c.read("08-report.md").lines().map(|l| if l.starts_with("typo_rc=") { format!("typo_{rc}\n") } else { format!("{l}\n") }).collect::<String>();
+    c.write("08-report.md", report);
+    fails_only(4, &c, &["bootstrap.ads_grpc"]);
+}
+
+#[test]
+fn step4_no_ads_leaves_connected_state_nothing_to_hold() {
+    // Envoy runs a bootstrap without dynamic_resources, LIVE, and keeps no
+    // control_plane.connected_state: the student writes connected_state= empty.
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        let boot = c.read(f);
+        let (start, end) = (boot.find("dynamic_resources:").unwrap(), boot.find("static_resources:").unwrap());
+        c.write(f, format!("{}{}", &boot[..start], &boot[end..]));
+    }
+    let ready = c.read("06-ready.txt");
+    let ready: String = ready.lines().map(|l| match l.split_once('=') {
+        Some(("ready_code", _)) => "ready_code=200".to_string(),
+        Some(("ready_body", _)) => "ready_body=LIVE".to_string(),
+        Some(("connected_state", _)) => "connected_state=".to_string(),
+        _ => l.to_string(),
+    }).map(|l| l + "\n").collect();
+    c.write("06-ready.txt", ready);
+    let g = c.grade().launch().run();
+    assert!(!g.failing_steps().contains(&6), "{:?}", g.with("fail"));
+    assert!(g.failing_steps().contains(&4), "{:?}", g.with("fail"));
+    assert_eq!(g.status("ready.state_form"), "skip", "{}", g.message("ready.state_form"));
+}

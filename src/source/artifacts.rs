@@ -36,16 +36,42 @@ pub fn load(spec: &Spec, dir: &Path, artifacts: &mut HashMap<String, Artifact>, 
 /// earlier step (the same YAML mistake at the same place) copies that file, as the lab
 /// has boot-typo.yaml copy bootstrap.yaml: the mistake is charged there, once.
 fn mark_copies(spec: &Spec, artifacts: &mut HashMap<String, Artifact>) {
-    let broken: Vec<(String, u32, Format, String)> =
-        artifacts.values_mut().filter_map(|a| {
-            a.copies = None;
-            Some((a.name.clone(), spec.first_step(&a.name)?, a.format, a.data_mistake()?))
-        }).collect();
-    for (file, step, format, why) in &broken {
-        let by = broken.iter().filter(|(_, s, f, w)| s < step && f == format && w == why).min_by_key(|(_, s, ..)| *s);
-        if let (Some((by, ..)), Some(a)) = (by, artifacts.get_mut(file)) {
-            a.copies = Some(by.clone());
+    let broken: Vec<(&str, u32, Format, String, Option<&Value>)> = artifacts
+        .values()
+        .filter_map(|a| Some((a.name.as_str(), spec.first_step(&a.name)?, a.format, a.data_mistake()?, a.list.as_ref())))
+        .collect();
+    let marks: Vec<(String, String)> = broken
+        .iter()
+        .filter_map(|(file, step, format, why, list)| {
+            let by = broken.iter().filter(|(_, s, f, w, l)| s < step && f == format && w == why && same_but_one(*l, *list)).min_by_key(|(_, s, ..)| *s)?;
+            Some((file.to_string(), by.0.to_string()))
+        })
+        .collect();
+    for a in artifacts.values_mut() {
+        a.copies = marks.iter().find(|(f, _)| *f == a.name).map(|(_, by)| by.clone());
+    }
+}
+
+/// Two mistakes alike are a copy's: at the same place (no data to compare), or a list
+/// where a config is one (an Envoy config under a leading `- `) that the lab's one change
+/// at most tells apart.
+fn same_but_one(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => differences(a, b) <= 1,
+        _ => false,
+    }
+}
+
+/// Scalars that differ between two values of one shape; of another shape, many.
+fn differences(a: &Value, b: &Value) -> usize {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.keys().all(|k| y.contains_key(k)) => {
+            x.iter().map(|(k, v)| differences(v, &y[k])).fold(0, usize::saturating_add)
         }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x.iter().zip(y).map(|(v, w)| differences(v, w)).fold(0, usize::saturating_add),
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => usize::MAX,
+        (x, y) => usize::from(x != y),
     }
 }
 
@@ -76,6 +102,9 @@ pub struct Artifact {
     /// The file of an earlier step this one copies, mistake and all: both are text
     /// that does not read as data, for the same reason (see [`mark_copies`]).
     pub copies: Option<String>,
+    /// An Envoy config that reads as a list, not as fields: what it holds, to tell a
+    /// copy of it (see [`mark_copies`]).
+    list: Option<Value>,
 }
 
 impl Artifact {
@@ -102,7 +131,7 @@ impl Artifact {
     pub fn with_text(&self, text: String) -> Artifact {
         if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
             let data = Some(Err(format!("{} was not parsed again", self.name)));
-            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None, copies: None };
+            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None, copies: None, list: None };
         }
         Artifact::from(&self.name, self.format, Ok(text), false)
     }
@@ -114,10 +143,15 @@ impl Artifact {
         let text = text.map(|t| if t.contains('\r') && !t.contains('\n') { t.replace('\r', "\n") } else { t });
         let invalid = |e: String| t!(Files::NotValid, file = name, format = format_name(format), error = e);
         let structured = |v: Value| structured(v).map_err(|what| t!(Files::SingleValue, file = name, format = format_name(format), what = what));
+        let mut list = None;
         let (data, kv) = match &text {
             Err(_) => (None, None),
             Ok(t) => match format {
-                Format::Yaml if proto => (Some(input::yaml::parse_envoy_doc(t).map_err(invalid).and_then(structured).and_then(|v| fields(name, v))), None),
+                Format::Yaml if proto => {
+                    let doc = input::yaml::parse_envoy_doc(t).map_err(invalid).and_then(structured);
+                    list = doc.as_ref().ok().filter(|v| v.is_array()).cloned();
+                    (Some(doc.and_then(|v| fields(name, v))), None)
+                }
                 Format::Yaml => (Some(input::yaml::parse_doc(t).map_err(invalid).and_then(structured)), None),
                 Format::YamlStream => (Some(input::yaml::parse_stream(t).map(Value::Array).map_err(invalid)), None),
                 Format::Json => (Some(input::json::parse(t).map_err(|e| yaml_not_json(name, t).unwrap_or_else(|| invalid(e))).and_then(structured)), None),
@@ -128,7 +162,7 @@ impl Artifact {
                 Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
             },
         };
-        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None, copies: None }
+        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None, copies: None, list }
     }
 
     /// The name it was saved under instead, when it is missing.
@@ -151,11 +185,12 @@ impl Artifact {
     }
 
     /// Why its text does not read as data, without its name: a YAML or JSON mistake at
-    /// a place (`at line 5 column 2`), which two files share only by copying. Mistakes
-    /// with no place (a file of comments only, a list) any two files may share.
+    /// a place (`at line 5 column 2`), which two files share only by copying, or a list
+    /// (which [`mark_copies`] compares). Other mistakes with no place (a file of
+    /// comments only) any two files may share.
     fn data_mistake(&self) -> Option<String> {
         match (&self.text, &self.data) {
-            (Ok(_), Some(Err(e))) if e.contains(" at line ") => Some(e.replacen(&self.name, "", 1)),
+            (Ok(_), Some(Err(e))) if e.contains(" at line ") || self.list.is_some() => Some(e.replacen(&self.name, "", 1)),
             _ => None,
         }
     }
@@ -229,5 +264,29 @@ fn format_name(f: Format) -> &'static str {
         Format::Json => tr(Files::Json),
         Format::Kv => tr(Files::Kv),
         Format::Text => tr(Files::Text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{differences, same_but_one};
+    use serde_json::json;
+
+    #[test]
+    fn a_copy_differs_in_one_value_at_most() {
+        let a = json!([{"admin": {"port": 1}, "ads": {"cluster_name": "xds-grpc"}}]);
+        let b = json!([{"admin": {"port": 1}, "ads": {"cluster_name": "istiod-xds"}}]);
+        assert_eq!(differences(&a, &a), 0);
+        assert_eq!(differences(&a, &b), 1);
+        assert!(same_but_one(Some(&a), Some(&b)));
+        let c = json!([{"admin": {"port": 2}, "ads": {"cluster_name": "istiod-xds"}}]);
+        assert!(!same_but_one(Some(&a), Some(&c)));
+        // Another shape: a key more, or a list of another length.
+        assert_eq!(differences(&a, &json!([{"admin": {"port": 1}}])), usize::MAX);
+        assert_eq!(differences(&a, &json!([])), usize::MAX);
+        assert_eq!(differences(&json!({"a": [1]}), &json!({"a": 1})), usize::MAX);
+        // A mistake at a place has no data: alike only with another such.
+        assert!(same_but_one(None, None));
+        assert!(!same_but_one(None, Some(&a)));
     }
 }
