@@ -108,6 +108,12 @@ fn step5_both_names_renamed() {
         .write("05-typo.txt", "configuration 'boot-typo.yaml' OK\nrc=0\n")
         .edit("08-report.md", "typo_rc=1", "typo_rc=0");
     fails_only(5, &c, &["typo.static_kept", "typo.rejected", "typo_txt.rc_nonzero"]);
+    // 05-typo.txt kept from before both were renamed: the record of another file.
+    let c = Copy::sample();
+    c.edit("boot-typo.yaml", "- name: xds-grpc", "- name: istiod-xds");
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("typo_txt.rc"), "fail");
+    assert!(g.message("typo_txt.rc").contains("Envoy accepts boot-typo.yaml as it is now (see typo.rejected)"), "{}", g.message("typo_txt.rc"));
 }
 
 #[test]
@@ -237,4 +243,15 @@ fn step4_no_ads_leaves_connected_state_nothing_to_hold() {
     assert!(!g.failing_steps().contains(&6), "{:?}", g.with("fail"));
     assert!(g.failing_steps().contains(&4), "{:?}", g.with("fail"));
     assert_eq!(g.status("ready.state_form"), "skip", "{}", g.message("ready.state_form"));
+}
+
+#[test]
+fn a_field_left_out_is_found_not_set_in_words() {
+    let c = Copy::sample();
+    let boot: String = c.read("bootstrap.yaml").lines().filter(|l| !l.contains("initial_fetch_timeout")).map(|l| format!("{l}\n")).collect();
+    c.write("bootstrap.yaml", boot);
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.status("bootstrap.cds_timeout"), "fail");
+    assert_eq!(g.check("bootstrap.cds_timeout")["found"], "(not set)", "{}", g.check("bootstrap.cds_timeout"));
+    assert_eq!(g.check("bootstrap.cds_timeout")["where"], "bootstrap.yaml (dynamic_resources.cds_config.initial_fetch_timeout)");
 }

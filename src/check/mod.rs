@@ -180,6 +180,8 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         // A found value that is not the student's text (`false`), said in words.
         found: match (&check.found, &v.found) {
             (Some(words), Some(_)) if v.status == Status::Fail => Some(safe(&with_found(words, &v))),
+            // Not JSON's word, which the student never wrote.
+            (_, Some(Value::Null)) => Some(t!(crate::lang::report::Report::NotSet)),
             _ => v.found.as_ref().map(|f| safe(&value_text(f))),
         },
         // Messages quote submission text: escaped, but not cut as short as values.

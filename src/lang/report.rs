@@ -17,6 +17,8 @@ catalog! {
         Found { en: "found", ko: "실제 값", zh: "实际值" }
         Hint { en: "hint", ko: "힌트", zh: "提示" }
         Empty { en: "(empty)", ko: "(비어 있음)", zh: "（空）" }
+        /// A found value that is not there: JSON's null.
+        NotSet { en: "(not set)", ko: "(설정되지 않음)", zh: "（未设置）" }
         /// A reason said in full for an earlier check.
         AsFor { en: "{lead} (as for {id})", ko: "{lead} ({id} 참고)", zh: "{lead}（同 {id}）" }
         SameAs { en: "as for {id}", ko: "{id} 참고", zh: "同 {id}" }

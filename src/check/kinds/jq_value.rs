@@ -26,7 +26,7 @@ fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
 impl Kind for JqValue {
     fn run(&self, cx: &Cx) -> Verdict {
         let input = need!(cx.artifact.jaq_data().map_err(Verdict::fail));
-        let code = cx.env.code(self.path);
+        let code = key_path(&cx.env.code(self.path)).to_string();
         let found = match cx.env.run(self.path, input, None, None) {
             Err(u) => return Verdict::unavailable(&u),
             Ok(Outcome::Value(v)) => crate::jq::convert::from_jaq(&v),
@@ -57,5 +57,14 @@ impl Kind for JqValue {
         let mut ids = vec![self.path];
         ids.extend(self.want.needs());
         ids
+    }
+}
+
+/// A path of keys as the other places say one, without jq's leading dot
+/// (`admin.address.socket_address.port_value`); any other expression as written.
+fn key_path(code: &str) -> &str {
+    match code.strip_prefix('.') {
+        Some(keys) if !keys.is_empty() && keys.chars().all(|c| c.is_alphanumeric() || "_.[]".contains(c)) => keys,
+        _ => code,
     }
 }
