@@ -121,7 +121,7 @@ pub fn ended(status: ExitStatus, cpu: Option<Duration>, log: &str, file: &str, l
     if ran_out_of_memory(log) {
         return Some(Ended::OutOfMemory { file, mib: limits.memory_mib });
     }
-    let said = super::said::Said::from_log(log, false).text();
+    let said = super::said::Said::from_crash_log(log).text();
     if said.trim().is_empty() {
         // Nothing at all is a crash before Envoy started; blank lines are its log.
         if log.is_empty() {

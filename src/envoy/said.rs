@@ -66,6 +66,17 @@ impl Said {
         Said { parts: field_varies(parts(unwrapped(&record))) }
     }
 
+    /// What a crashed Envoy said: its own records before the crash, else the crash
+    /// (`Caught Segmentation fault, ...`), never the backtrace after it, which is
+    /// addresses in Envoy's memory.
+    pub fn from_crash_log(log: &str) -> Said {
+        let trace = |l: &&str| prefix(l).0.get(3) == Some(&"backtrace");
+        let caught = log.lines().filter(trace).find(|l| prefix(l).1.starts_with("Caught "));
+        // The crash first: any critical record of Envoy's own, later, is taken before it.
+        let kept: Vec<&str> = caught.into_iter().chain(log.lines().filter(|l| !trace(l))).collect();
+        Said::from_log(&kept.join("\n"), false)
+    }
+
     /// The words, spaced once, with the echo and parse position left out.
     pub fn text(&self) -> String {
         let mut out = String::new();
@@ -304,6 +315,15 @@ mod tests {
         let out = "[2026-11-29 21:28:27.278][8158][info][config] [source/server/configuration_impl.cc:138] loading 1 cluster(s)\n[2026-11-29 21:28:27.279][8158][critical][main] [source/server/config_validation/server.cc:76] error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'\n";
         assert_eq!(Said::from_log(out, false).text(), "error initializing configuration 'boot-typo.yaml': Unknown gRPC client cluster 'istiod-xds'");
         assert_eq!(Said::from_log("x\nconfiguration 'bootstrap.yaml' OK\n\n", true).text(), "configuration 'bootstrap.yaml' OK");
+    }
+
+    #[test]
+    fn a_crash_is_said_without_its_backtrace() {
+        let log = log("segv.launch");
+        assert_eq!(Said::from_crash_log(&log).text(), "Caught Segmentation fault, suspect faulting address 0x6601");
+        // An assertion Envoy logged before it aborted says more than the crash.
+        let assert = "[2026-12-03 14:55:51.990][26201][critical][assert] [source/x.cc:1] assert failure: false.\n";
+        assert_eq!(Said::from_crash_log(&format!("{assert}{log}")).text(), "assert failure: false.");
     }
 
     #[test]
