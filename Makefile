@@ -8,13 +8,15 @@ ENVOY_VERSION := 1.40.0
 # without a dynamic loader. Cargo applies these flags only to the target it is given,
 # so build scripts and proc-macros stay as they are.
 HOST := $(shell rustc -vV | sed -n 's/^host: //p')
+# Cargo builds under CARGO_TARGET_DIR when it is set.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 ifneq ($(filter %-linux-gnu,$(HOST)),)
 CARGO_FLAGS := --locked --target $(HOST) \
 	--config 'target.$(HOST).rustflags = ["-C", "target-feature=+crt-static", "-C", "relocation-model=static"]'
-BIN := target/$(HOST)/release/labcheck
+BIN := $(TARGET_DIR)/$(HOST)/release/labcheck
 else
 CARGO_FLAGS := --locked
-BIN := target/release/labcheck
+BIN := $(TARGET_DIR)/release/labcheck
 endif
 
 .PHONY: all build envoy consumers demo test bench bless clean

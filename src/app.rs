@@ -45,11 +45,15 @@ fn spec_dir(source: &SpecSource) -> Option<PathBuf> {
     source.spec.as_ref().map(|p| p.parent().map(PathBuf::from).unwrap_or_default())
 }
 
-/// The spec, its texts in the run's language.
+/// The spec, its texts in the run's language. A translation that cannot be read (a
+/// spec copied without its translation files) leaves the spec's own texts, said on
+/// stderr: the class is graded all the same (`labcheck spec` names the trouble).
 fn load_spec_in(source: &SpecSource, lang: Lang) -> Result<Spec, String> {
     let mut spec = load_spec(source)?;
-    if let Some(t) = translate::read(&spec, lang, spec_dir(source).as_deref()).map_err(|e| e.to_string())? {
-        translate::apply(&mut spec, t);
+    match translate::read(&spec, lang, spec_dir(source).as_deref()) {
+        Ok(Some(t)) => translate::apply(&mut spec, t),
+        Ok(None) => {}
+        Err(e) => eprintln!("labcheck: warning: {}; the spec's own texts are used", crate::display::safe_lines(&e.to_string())),
     }
     Ok(spec)
 }
@@ -234,12 +238,15 @@ fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::
     }
 }
 
-/// The report files asked for (`--junit FILE`, ...).
+/// The report files asked for (`--report-junit FILE`, ...), each made new as `--out`'s
+/// are: a link planted under its name (in a shared /tmp) is replaced, never followed.
 fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
     for (format, path) in args.report_files() {
-        let written = std::fs::File::create(&path).map(std::io::BufWriter::new).and_then(|mut f| {
-            report::write(format, results, file_opts, &mut f)?;
-            f.flush()
+        let mut content = Vec::new();
+        let written = report::write(format, results, file_opts, &mut content).and_then(|()| {
+            let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| std::io::Error::other("not a file name"))?;
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            crate::out::files::write(dir, name, &content)
         });
         written.map_err(|e| format!("cannot write {}: {e}", shown(&path)))?;
     }

@@ -267,7 +267,7 @@ fn an_envoy_past_its_first_fetch_timeout_is_read_as_it_started() {
     assert_same(&probed, &launched);
     assert_eq!(probed.failing_steps(), steps(&[4]));
     let source = probed.report()["live_source"].as_str().unwrap().to_string();
-    assert!(source.contains("an Envoy the grader launched") && source.contains("longer than the initial fetch timeout"), "{source}");
+    assert!(source.contains("an Envoy the grader launched") && source.contains("longer than your bootstrap.yaml lets it wait for its first configuration (1s: its shortest initial_fetch_timeout"), "{source}");
 }
 
 /// A student's admin on another local address (127.0.0.2, or any address): the probe

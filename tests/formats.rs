@@ -144,3 +144,18 @@ fn several_reports_in_one_run() {
     let gs: Value = serde_json::from_str(&std::fs::read_to_string(f("results.json")).unwrap()).unwrap();
     assert_eq!(&gs["score"], score);
 }
+
+#[test]
+fn a_report_file_planted_as_a_link_is_replaced_not_followed() {
+    let out = tempfile::tempdir().unwrap();
+    let victim = out.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let report = out.path().join("r.json");
+    std::os::unix::fs::symlink(&victim, &report).unwrap();
+    let g = Grade::sample().no_envoy().args(&["--report-json", report.to_str().unwrap()]).run();
+    assert_eq!(g.code, Some(0), "{}", g.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(&report).unwrap().is_file());
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(written["score"], g.report()["score"]);
+}

@@ -162,5 +162,11 @@ fn labcheck_spec_lists_every_text_a_language_lacks() {
     let g = Grade::sample().no_envoy().text().args(&["--spec", dir.path().join("ist2-boot.yaml").to_str().unwrap(), "--lang", "ko", "--verbose"]).run();
     assert_eq!(g.code, Some(0), "{}", g.stderr);
     assert!(g.stdout.contains("role= is istio-proxy's second argument") && g.stdout.contains("01-args.txt가 있음"), "{}", g.stdout);
+    // A spec copied without its translation files grades in its own texts, and says so.
+    std::fs::remove_file(dir.path().join("ist2-boot.ko.yaml")).unwrap();
+    let g = Grade::sample().no_envoy().text().args(&["--spec", dir.path().join("ist2-boot.yaml").to_str().unwrap(), "--lang", "ko"]).run();
+    assert_eq!(g.code, Some(0), "{}", g.stderr);
+    assert!(g.stderr.contains("warning") && g.stderr.contains("ist2-boot.ko.yaml"), "{}", g.stderr);
+    assert!(g.stdout.contains("점수 "), "{}", g.stdout);
 }
 

@@ -40,6 +40,11 @@ impl Launched {
         self.child.pid()
     }
 
+    /// The CPU time it has used so far.
+    pub fn cpu_so_far(&self) -> Option<Duration> {
+        self.child.cpu_so_far()
+    }
+
     pub fn stop(mut self) {
         self.child.stop();
     }

@@ -41,8 +41,9 @@ pub fn isolated(data: &Value, port: u16) -> Value {
             holder.insert(c.place.key.clone(), value);
         }
     }
-    // A port of its own (a health check's) would take it past the closed port.
-    for p in found.ports {
+    // A port of its own (a health check's) would take it past the closed port; a
+    // source address to bind, or socket options, would reach beyond the loopback.
+    for p in found.ports.into_iter().chain(found.local_sockets) {
         if let Some(Value::Object(holder)) = copy.pointer_mut(&p.holder) {
             holder.remove(&p.key);
         }
@@ -85,6 +86,11 @@ mod tests {
         let copy = isolated(&b, 4242);
         assert_eq!(addresses(&copy), vec![closed.clone(), closed.clone(), closed.clone(), closed.clone()]);
         assert_eq!(copy.pointer("/static_resources/clusters/0/load_assignment/endpoints/0/lb_endpoints/0/endpoint/health_check_config").unwrap(), &json!({"address": closed}));
+        // Nor does it bind a source address, or set socket options, of the file's.
+        let bound = json!({"static_resources": {"clusters": [{"name": "b", "upstream_bind_config": {"source_address": {"address": "0.0.0.0", "port_value": 23}}}]},
+            "cluster_manager": {"upstream_bind_config": {"source_address": {"address": "0.0.0.0", "port_value": 1}}},
+            "admin": {"socket_options": [{"level": 1, "name": 25, "buf_value": "ZXRoMA=="}]}});
+        assert_eq!(isolated(&bound, 4242), json!({"static_resources": {"clusters": [{"name": "b"}]}, "cluster_manager": {}, "admin": {}}));
         let none = json!({"static_resources": {"clusters": [{"name": "b"}]}, "node": {"id": "x"}});
         assert_eq!(isolated(&none, 4242), none);
     }

@@ -194,6 +194,16 @@ impl Guarded {
         self.cpu
     }
 
+    /// The CPU time (user and system) a child still running has used so far, from
+    /// /proc (in USER_HZ, which Linux fixes at 100 a second for /proc).
+    pub fn cpu_so_far(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
+        // After the command name, which may hold spaces and parentheses.
+        let fields: Vec<&str> = stat.get(stat.rfind(')')? + 1..)?.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        Some(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
+    }
+
     /// Has it exited? (Non-blocking.) An exited child is reaped here (or by
     /// [`stop_all`]), and only here.
     pub fn exited(&mut self) -> Option<ExitStatus> {

@@ -63,6 +63,8 @@ pub struct Places {
     pub ports: Vec<Place>,
     /// Every config source's `initial_fetch_timeout`, set or not.
     pub fetch_timeouts: Vec<Place>,
+    /// How Envoy would bind and set up its own sockets (see `Field::LocalSocket`).
+    pub local_sockets: Vec<Place>,
 }
 
 /// The bootstrap's places, or why it must not be given to Envoy.
@@ -123,6 +125,10 @@ impl Walk {
                 Some(Field::Connect) => self.out.connects.push(Connect { place: place(), endpoint: false, resolves_names: self.resolves_names }),
                 Some(Field::ConnectPort) => self.out.ports.push(place()),
                 Some(Field::FetchTimeout) => self.out.fetch_timeouts.push(place()),
+                Some(Field::LocalSocket(m)) => {
+                    self.out.local_sockets.push(place());
+                    self.message(value, m, &ptr, &at);
+                }
                 None => self.scan(value, &ptr, &at),
             }
         }

@@ -15,6 +15,7 @@ catalog! {
         NotJson { en: "{path} on {admin} is not JSON (is this an Envoy admin port?)", ko: "{admin}의 {path} 응답이 JSON이 아닙니다(Envoy의 관리 포트가 맞나요?)", zh: "{admin} 上的 {path} 不是 JSON（这是 Envoy 的管理端口吗？）" }
         NoNode { en: "{path} on {admin} has no .configs[0].bootstrap.node", ko: "{admin}의 {path}에 .configs[0].bootstrap.node가 없습니다", zh: "{admin} 上的 {path} 中没有 .configs[0].bootstrap.node" }
         /// A launched Envoy that opened its admin port but did not answer as Envoy does: its file is why.
+        LaunchedBusy { en: "the Envoy launched from your {file} was too busy to answer ({problem}; it had used {cpu} s of CPU): the file gives it far more work than the lab asks for", ko: "여러분의 {file} 파일로 시작한 Envoy가 너무 바빠 응답하지 못했습니다({problem}; CPU를 {cpu}초 사용). 이 파일은 실습이 요구하는 것보다 훨씬 많은 일을 Envoy에 시킵니다", zh: "用你的 {file} 启动的 Envoy 忙得无法应答（{problem}；已用 {cpu} 秒 CPU）：这个文件让它做的工作远超实验的要求" }
         LaunchedBroke { en: "the Envoy launched from your {file} opened its admin port, but did not answer there as Envoy does ({problem}): something in the file changes how its admin answers", ko: "여러분의 {file} 파일로 시작한 Envoy가 관리 포트를 열었지만 그곳에서 Envoy답게 응답하지 않았습니다({problem}). 파일의 무언가가 관리 인터페이스의 응답 방식을 바꿉니다", zh: "用你的 {file} 启动的 Envoy 打开了管理端口，却没有像 Envoy 那样在那里应答（{problem}）：文件中的某些内容改变了它管理接口的应答方式" }
         CannotMatch { en: "{problem}, so the live Envoy cannot be matched to it", ko: "{problem}. 그래서 실행 중인 Envoy가 이 파일로 실행된 것인지 확인할 수 없습니다", zh: "{problem}，因此无法确认运行中的 Envoy 是否运行的是它" }
         /// Where live values came from, when none were had.

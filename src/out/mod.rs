@@ -2,7 +2,7 @@
 //! written so that one submission's trouble never costs the class its reports, and
 //! never into a submission, through a link, or over files labcheck did not write.
 
-mod files;
+pub(crate) mod files;
 pub mod names;
 
 use crate::display::path as shown;

@@ -40,6 +40,7 @@ pub fn changes(spec: &Spec, data: &Value, wait_floor: f64) -> String {
     if !places.connects.is_empty() {
         said.push(texts.closed_port.clone());
     }
+    said.extend(places.local_sockets.iter().map(|p| fill(&texts.left_out, &[("field", &p.shown)])));
     if crate::envoy::fetch::lengthened(data, wait_floor) != *data {
         said.push(fill(&texts.waits, &[("timeout", &format!("{wait_floor}s"))]));
     }

@@ -126,6 +126,8 @@ pub struct ScreenTexts {
     /// `{field}`.
     pub dev_null: String,
     pub closed_port: String,
+    /// `{field}`: how Envoy would set up its own sockets, left out of a launched copy.
+    pub left_out: String,
     /// `{timeout}`.
     pub waits: String,
 }
@@ -207,7 +209,7 @@ impl LiveTexts {
 
 impl ScreenTexts {
     /// Each text by its name in the spec, to put a translation in its place.
-    pub fn texts_mut(&mut self) -> [(&'static str, &mut String); 9] {
+    pub fn texts_mut(&mut self) -> [(&'static str, &mut String); 10] {
         [
             ("refused", &mut self.refused),
             ("reads_files", &mut self.reads_files),
@@ -217,6 +219,7 @@ impl ScreenTexts {
             ("changed", &mut self.changed),
             ("dev_null", &mut self.dev_null),
             ("closed_port", &mut self.closed_port),
+            ("left_out", &mut self.left_out),
             ("waits", &mut self.waits),
         ]
     }
@@ -352,6 +355,7 @@ fn screen_texts(t: &ScreenTexts) -> Texts<'_> {
         ("changed", (&["changes"], &t.changed)),
         ("dev_null", (&["field"], &t.dev_null)),
         ("closed_port", (&[], &t.closed_port)),
+        ("left_out", (&["field"], &t.left_out)),
         ("waits", (&["timeout"], &t.waits)),
     ]
 }

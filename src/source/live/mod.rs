@@ -189,6 +189,7 @@ impl Cx<'_> {
         // limit) after opening its admin port is the student's finding, said in
         // Envoy's words.
         let rejected = if rec.exchanges.iter().any(|e| e.error.is_some()) { running.exited_within(std::time::Duration::from_secs(1)) } else { None };
+        let cpu = running.cpu_so_far();
         running.stop();
         let mut described = fill(&self.texts.launched, &[("file", name), ("admin", &rec.admin)]);
         let changes = super::screened::changes(self.sources.spec, &data, crate::envoy::offline::LAUNCH_WAIT);
@@ -200,7 +201,7 @@ impl Cx<'_> {
         }
         let slot = match rejected {
             Some(f) => Err(self.of_file(f.unavailable())),
-            None => admin::view(&rec, &self.ask()).map_err(|problem| self.launched_broke(&rec, problem)),
+            None => admin::view(&rec, &self.ask()).map_err(|problem| self.launched_broke(&rec, problem, cpu)),
         };
         Got { slot, described, recording: Some(rec) }
     }
@@ -216,12 +217,19 @@ impl Cx<'_> {
     /// (it wrote the address); a probe of it that then reads nothing usable (a runtime
     /// limiting its connections, admin socket options, a dump too large to read) is the
     /// file's doing, unless an answer did not come in time, which is the machine's.
-    fn launched_broke(&self, rec: &Recording, problem: String) -> Unavailable {
+    /// Too late to answer is the grader's trouble (a machine too loaded), unless Envoy
+    /// spent the wait working: `cpu`, what it had used by then, is half the wait or
+    /// more (on the lab's bootstrap, a launch uses about 0.15 s), and the file gave it
+    /// that work (thousands of stat tag regexes over long cluster names).
+    fn launched_broke(&self, rec: &Recording, problem: String, cpu: Option<std::time::Duration>) -> Unavailable {
+        let name = &self.artifact.name;
         let late = rec.exchanges.iter().any(|e| e.error.is_some() && e.elapsed_ms >= admin::TIMEOUT.as_millis() as u64);
         if late {
-            return Unavailable::grader(problem);
+            return match cpu.filter(|c| *c >= admin::TIMEOUT / 2) {
+                Some(c) => Unavailable::student(t!(EnvoyWords::LaunchedBusy, file = name, problem = problem, cpu = format!("{:.1}", c.as_secs_f64()))).of_file(name),
+                None => Unavailable::grader(problem),
+            };
         }
-        let name = &self.artifact.name;
         Unavailable::student(t!(EnvoyWords::LaunchedBroke, file = name, problem = problem)).of_file(name)
     }
 
