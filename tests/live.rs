@@ -76,7 +76,7 @@ fn probe_mode_refuses_an_envoy_running_another_bootstrap() {
     // Its own node.id is not quoted: it may be another bootstrap's right answer.
     assert!(!m.contains("ledger-7c9d4f-x2k8p"), "{m}");
     // How to start it again, with the file's own path.
-    let restart = format!("Stop it (pkill -x envoy, as the lab says) and start it again with the file: setsid --fork nohup envoy -c {}", sample().canonicalize().unwrap().join("bootstrap.yaml").display());
+    let restart = format!("Stop it (in the lab's machine, pkill -x envoy, as the lab says; on a machine others share, kill it by its PID) and start it again with the file: setsid --fork nohup envoy -c {}", sample().canonicalize().unwrap().join("bootstrap.yaml").display());
     assert!(m.contains(&restart), "{m}");
     assert_eq!(g.code, Some(2));
 }
@@ -112,7 +112,7 @@ fn probe_mode_refuses_an_envoy_started_before_the_metadata_changed() {
     assert_eq!(g.status("node.live"), "error");
     let m = g.message("node.live");
     assert!(m.contains("runs a bootstrap with your node.id, but not your bootstrap.yaml as it is now (they differ in node.metadata)"), "{m}");
-    assert!(m.contains(&format!("Stop it (pkill -x envoy, as the lab says) and start it again with the file: setsid --fork nohup envoy -c {}", c.path().canonicalize().unwrap().join("bootstrap.yaml").display())), "{m}");
+    assert!(m.contains(&format!("Stop it (in the lab's machine, pkill -x envoy, as the lab says; on a machine others share, kill it by its PID) and start it again with the file: setsid --fork nohup envoy -c {}", c.path().canonicalize().unwrap().join("bootstrap.yaml").display())), "{m}");
     assert_eq!(g.code, Some(2));
 }
 

@@ -40,6 +40,6 @@ mod tests {
         let mut rows = ::csv::Reader::from_reader(out.as_bytes());
         assert_eq!(rows.headers().unwrap().iter().collect::<Vec<_>>(), ["submission", "score", "max_score", "status", "step 1", "report"]);
         let rows: Vec<Vec<String>> = rows.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
-        assert_eq!(rows, [["张伟", "1", "1", "graded", "0", "张伟"], ["'=1+1", "0", "1", "failed", "0", "_1_1"]]);
+        assert_eq!(rows, [["张伟", "1", "1", "all passed", "0", "张伟"], ["'=1+1", "0", "1", "some failed", "0", "_1_1"]]);
     }
 }

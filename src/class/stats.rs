@@ -157,8 +157,8 @@ fn scores(mut totals: Vec<u32>) -> Scores {
 /// A submission's outcome, in the gradebook's words.
 pub fn status(r: &SubmissionResult) -> &'static str {
     match r.worst() {
-        Status::Pass | Status::Skip => "graded",
-        Status::Fail => "failed",
+        Status::Pass | Status::Skip => "all passed",
+        Status::Fail => "some failed",
         Status::Error => "could not be graded",
     }
 }
@@ -319,7 +319,7 @@ pub(super) mod tests {
         assert_eq!((c.failed, c.errors, c.pass_rate), (2, 1, Some(0.3333)));
         assert_eq!((s.steps[0].graded, s.steps[0].errors, s.steps[0].pass_rate), (3, 1, Some(0.3333)));
         let status: Vec<&str> = s.submission_scores.iter().map(|s| s.status).collect();
-        assert_eq!(status, ["failed", "could not be graded", "failed", "graded"]);
+        assert_eq!(status, ["some failed", "could not be graded", "some failed", "all passed"]);
     }
 
     #[test]
