@@ -230,9 +230,10 @@ fn github_step_summary_is_appended() {
 }
 
 /// The CI set-ups in docs/ci, run as their CI would run them on a repository holding
-/// the sample answer and the lab's params: a correct submission passes, the JUnit report
-/// is where the artifact step takes it and shows no expected value, and nothing is
-/// written into the submission while grading.
+/// the sample answer, with the lab's params from the course's repository (cloned where
+/// the set-up clones it): a correct submission passes, the JUnit report is where the
+/// artifact step takes it and shows no expected value, and nothing is written into the
+/// submission while grading.
 #[test]
 fn the_ci_examples_grade_a_correct_repository() {
     let yaml = |f: &str| -> serde_yaml::Value { serde_yaml::from_str(&std::fs::read_to_string(root().join("docs/ci").join(f)).unwrap()).unwrap() };
@@ -249,7 +250,7 @@ fn the_ci_examples_grade_a_correct_repository() {
     let builds = tempfile::tempdir().unwrap();
     let repo = ci_repo(builds.path());
     let temp = builds.path().join("runner-temp");
-    std::fs::create_dir(&temp).unwrap();
+    course_lab(&temp.join("course"));
     let summary = temp.join("summary.md");
     let (code, out) = ci_shell(&repo, run, &[("RUNNER_TEMP", &temp), ("GITHUB_STEP_SUMMARY", &summary)]);
     assert_eq!(code, Some(0), "{out}");
@@ -263,27 +264,35 @@ fn the_ci_examples_grade_a_correct_repository() {
     // GitLab: the script, then after_script, in the project folder.
     let builds = tempfile::tempdir().unwrap();
     let repo = ci_repo(builds.path());
-    let (code, out) = ci_shell(&repo, &lines(&job["script"]), &[]);
+    course_lab(&builds.path().join("course-42"));
+    let job_id = Path::new("42");
+    let (code, out) = ci_shell(&repo, &lines(&job["script"]), &[("CI_JOB_ID", job_id)]);
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(ci_files(&repo), ci_files(&ci_repo(&builds.path().join("fresh"))), "nothing written into the submission");
-    let (code, out) = ci_shell(&repo, &lines(&job["after_script"]), &[]);
+    let (code, out) = ci_shell(&repo, &lines(&job["after_script"]), &[("CI_JOB_ID", job_id)]);
     assert_eq!(code, Some(0), "{out}");
     let junit = std::fs::read_to_string(repo.join("labcheck.junit.xml")).unwrap();
     assert!(junit.contains("<testsuite") && !junit.contains("expected"), "{junit}");
 }
 
-/// A student's repository as the CI examples expect it: the submission, with the lab's
-/// params and files in lab/.
+/// A student's repository as the CI examples expect it: the submission alone.
 fn ci_repo(parent: &Path) -> std::path::PathBuf {
     let repo = parent.join("project");
-    std::fs::create_dir_all(repo.join("lab")).unwrap();
-    for (from, to) in [(sample(), repo.clone()), (sample_lab().parent().unwrap().to_path_buf(), repo.join("lab"))] {
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
+    copy_files(&sample(), &repo);
     repo
+}
+
+/// The course's repository as the CI examples clone it: the lab's params and files in lab/.
+fn course_lab(course: &Path) {
+    copy_files(sample_lab().parent().unwrap(), &course.join("lab"));
+}
+
+fn copy_files(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
 }
 
 fn ci_files(repo: &Path) -> Vec<(String, Vec<u8>)> {

@@ -107,6 +107,10 @@ pub struct LiveTexts {
     pub replayed: String,
 }
 
+fn left_out() -> String {
+    "`{field}` is left out".into()
+}
+
 /// What a student reads about the grader's safety screen and its copy of a bootstrap.
 #[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
@@ -127,6 +131,8 @@ pub struct ScreenTexts {
     pub dev_null: String,
     pub closed_port: String,
     /// `{field}`: how Envoy would set up its own sockets, left out of a launched copy.
+    /// Optional: a spec written before it says it in these words.
+    #[serde(default = "left_out")]
     pub left_out: String,
     /// `{timeout}`.
     pub waits: String,
@@ -378,7 +384,7 @@ mod tests {
 
     #[test]
     fn mistakes_in_the_section_are_told_with_their_place() {
-        let e = load_errors("    restart: \"Stop it (pkill", "    restart: \"Stop {it} (pkill");
+        let e = load_errors("    restart: \"Stop it (in", "    restart: \"Stop {it} (in");
         assert!(e.iter().any(|e| e.contains("the text `restart` has `{it}`, which it cannot fill") && e.starts_with("x.yaml:")), "{e:?}");
         let e = load_errors("path: .node.cluster}", "path: .node.cluster | }");
         assert!(e.iter().any(|e| e.contains("`envoy.same_bootstrap`: `.node.cluster |`: jq:") && e.starts_with("x.yaml:")), "{e:?}");
