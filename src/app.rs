@@ -240,10 +240,15 @@ fn print_report(args: &GradeArgs, results: &[SubmissionResult], ropts: &report::
 
 /// The report files asked for (`--report-junit FILE`, ...), each made new as `--out`'s
 /// are: a link planted under its name (in a shared /tmp) is replaced, never followed.
+/// A pipe, a device, or a name under /dev or /proc (`/dev/stdout`, `>(wc -c)`'s
+/// `/dev/fd/63`), which no one else can plant, is written to as it is.
 fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts: &report::Options) -> Result<(), String> {
     for (format, path) in args.report_files() {
         let mut content = Vec::new();
         let written = report::write(format, results, file_opts, &mut content).and_then(|()| {
+            if written_as_is(&path) {
+                return std::fs::OpenOptions::new().write(true).open(&path).and_then(|mut f| std::io::Write::write_all(&mut f, &content));
+            }
             let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| std::io::Error::other("not a file name"))?;
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
             crate::out::files::write(dir, name, &content)
@@ -251,6 +256,17 @@ fn write_report_files(args: &GradeArgs, results: &[SubmissionResult], file_opts:
         written.map_err(|e| format!("cannot write {}: {e}", shown(&path)))?;
     }
     Ok(())
+}
+
+/// A report file that is not a file to make: a FIFO, socket or device itself (not a
+/// link to one), or any name under /dev or /proc.
+fn written_as_is(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let special = std::fs::symlink_metadata(path).is_ok_and(|m| {
+        let t = m.file_type();
+        t.is_fifo() || t.is_socket() || t.is_char_device() || t.is_block_device()
+    });
+    special || path.starts_with("/dev") || path.starts_with("/proc")
 }
 
 /// The submissions to grade: the directories given, every one under `--batch`, or the

@@ -5,6 +5,7 @@ use crate::common::*;
 use quick_xml::events::Event;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::os::unix::fs::FileTypeExt;
 
 /// A broken copy with a failure, an error (Envoy missing) and skips (no live checks).
 fn graded(format: &str, audience: &str) -> (String, Graded) {
@@ -158,4 +159,20 @@ fn a_report_file_planted_as_a_link_is_replaced_not_followed() {
     assert!(std::fs::symlink_metadata(&report).unwrap().is_file());
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(written["score"], g.report()["score"]);
+}
+
+#[test]
+fn a_report_into_a_named_pipe_is_written_into_it() {
+    let out = tempfile::tempdir().unwrap();
+    let fifo = out.path().join("r.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let g = Grade::sample().no_envoy().args(&["--report-json", fifo.to_str().unwrap()]).run();
+    assert_eq!(g.code, Some(0), "{}", g.stderr);
+    let read: Value = serde_json::from_str(&reader.join().unwrap()).unwrap();
+    assert_eq!(read["score"], g.report()["score"]);
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }

@@ -183,6 +183,14 @@ fn step4_a_cluster_begun_inside_the_labs_one() {
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "  - name: xds-grpc\n", "  - name: xds-grpc\n  - name: xds-grPc\n");
     fails_only(4, &c, &["bootstrap.strict_dns", "bootstrap.endpoint"]);
+    // A cluster added in boot-typo.yaml alone, bootstrap.yaml's own cluster wrong: two
+    // mistakes, each its step's.
+    let c = Copy::sample();
+    c.edit("bootstrap.yaml", "type: STRICT_DNS", "type: LOGICAL_DNS");
+    c.edit("boot-typo.yaml", "  clusters:\n", "  clusters:\n  - name: extra\n    type: STATIC\n");
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.failing_steps(), [4, 5].into_iter().collect(), "{:?}", g.with("fail"));
+    assert_eq!(g.status("typo.static_kept"), "fail");
     // The extra cluster before the lab's, which stays right: boot-typo.yaml lacks one
     // cluster of bootstrap.yaml, step 5's.
     let c = Copy::sample();
@@ -200,6 +208,11 @@ fn step4_a_list_copied_into_boot_typo() {
         c.write(f, listed);
     }
     fails_only(4, &c, &["bootstrap.exists"]);
+    // The same list unchanged: the one change not made is step 5's own mistake.
+    c.write("boot-typo.yaml", c.read("bootstrap.yaml"));
+    let g = c.grade().launch().run();
+    assert_eq!(g.status("typo.exists"), "fail", "{}", g.message("typo.exists"));
+    c.edit("boot-typo.yaml", "cluster_name: xds-grpc\n", "cluster_name: istiod-xds\n");
     // Two lists that differ in more than one value are no copy: each is its step's.
     c.edit("boot-typo.yaml", "port_value: 9982", "port_value: 9983").edit("boot-typo.yaml", "type: STRICT_DNS", "type: LOGICAL_DNS");
     let g = c.grade().launch().run();
@@ -219,6 +232,10 @@ fn step4_misspelt_dynamic_resources_copied_into_boot_typo() {
     let report = c.read("08-report.md").lines().map(|l| if l.starts_with("typo_rc=") { format!("typo_{rc}\n") } else { format!("{l}\n") }).collect::<String>();
     c.write("08-report.md", report);
     fails_only(4, &c, &["bootstrap.ads_grpc"]);
+    // The step-5 name written elsewhere than under that section is a second change.
+    c.edit("boot-typo.yaml", "cluster_name: istiod-xds", "cluster_name: xds-grpc").edit("boot-typo.yaml", "  cluster: payments.default", "  cluster: istiod-xds");
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.status("typo.only_change"), "fail", "{}", g.message("typo.only_change"));
 }
 
 #[test]

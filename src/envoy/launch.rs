@@ -63,7 +63,7 @@ fn exited(child: &Guarded, status: ExitStatus, log: &Path, name: &str, admin_ope
     let log = std::fs::read_to_string(log).unwrap_or_default();
     match limits::ended(status, child.cpu(), &log, name, Limits::get()) {
         Some(end) => Failure::Ended { end, validating: false },
-        None => Failure::Exited { code: status.code().unwrap_or_default(), said: super::said::Said::from_log(&log, false).text(), admin_open },
+        None => Failure::Exited { code: status.code().unwrap_or_default(), said: super::said::Said::from_launch_log(&log).text(), admin_open },
     }
 }
 

@@ -50,12 +50,23 @@ const POSITION_PATTERN: &str = r"(?:,?\s*near\s+[0-9]+:[0-9]+\s+\(offset\s+[0-9]
 impl Said {
     /// Envoy's verdict in `log`. When it `accepted` the file, its last line (`configuration
     /// 'x' OK`); otherwise the first `critical` record from the end (an `error` one if
-    /// there is none, then a `warning` one: an Envoy that ends by itself, its bootstrap
-    /// lacking ADS, says why only so), with the lines that continue it.
+    /// there is none), with the lines that continue it.
     pub fn from_log(log: &str, accepted: bool) -> Said {
+        Said::read(log, if accepted { &[] } else { &["critical", "error"] })
+    }
+
+    /// Why a launched Envoy ended: as [`Said::from_log`], or its last `warning` (an
+    /// Envoy that ends by itself, its bootstrap lacking ADS, says why only so), never
+    /// the notice it logs on every start.
+    pub fn from_launch_log(log: &str) -> Said {
+        Said::read(log, &["critical", "error", "warning"])
+    }
+
+    /// The last record of the first of `levels` that has one; without one, the last line.
+    fn read(log: &str, levels: &[&str]) -> Said {
         let lines: Vec<&str> = log.lines().collect();
-        let at_level = |level: &str| lines.iter().rposition(|l| prefix(l).0.get(2) == Some(&level) && !prefix(l).1.starts_with(EVERY_START));
-        let start = if accepted { None } else { at_level("critical").or_else(|| at_level("error")).or_else(|| at_level("warning")) };
+        let at_level = |level: &&str| lines.iter().rposition(|l| prefix(l).0.get(2) == Some(level) && !prefix(l).1.starts_with(EVERY_START));
+        let start = levels.iter().find_map(at_level);
         let record = match start {
             Some(i) => {
                 let rest = lines[i + 1..].iter().take_while(|l| prefix(l).0.len() < 4);
@@ -71,10 +82,14 @@ impl Said {
     /// addresses in Envoy's memory.
     pub fn from_crash_log(log: &str) -> Said {
         let trace = |l: &&str| prefix(l).0.get(3) == Some(&"backtrace");
-        let caught = log.lines().filter(trace).find(|l| prefix(l).1.starts_with("Caught "));
-        // The crash first: any critical record of Envoy's own, later, is taken before it.
-        let kept: Vec<&str> = caught.into_iter().chain(log.lines().filter(|l| !trace(l))).collect();
-        Said::from_log(&kept.join("\n"), false)
+        let own: Vec<&str> = log.lines().filter(|l| !trace(l)).collect();
+        if own.iter().any(|l| matches!(prefix(l).0.get(2), Some(&"critical" | &"error"))) {
+            return Said::from_log(&own.join("\n"), false);
+        }
+        match log.lines().filter(trace).find(|l| prefix(l).1.starts_with("Caught ")) {
+            Some(caught) => Said::from_log(caught, false),
+            None => Said::from_log(&own.join("\n"), false),
+        }
     }
 
     /// The words, spaced once, with the echo and parse position left out.
@@ -321,14 +336,16 @@ mod tests {
     fn a_crash_is_said_without_its_backtrace() {
         let log = log("segv.launch");
         assert_eq!(Said::from_crash_log(&log).text(), "Caught Segmentation fault, suspect faulting address 0x6601");
-        // An assertion Envoy logged before it aborted says more than the crash.
+        // An assertion or error Envoy logged before it aborted says more than the crash.
         let assert = "[2026-12-03 14:55:51.990][26201][critical][assert] [source/x.cc:1] assert failure: false.\n";
         assert_eq!(Said::from_crash_log(&format!("{assert}{log}")).text(), "assert failure: false.");
+        let error = "[2026-12-03 14:55:51.990][26201][error][main] [source/x.cc:1] cannot go on\n";
+        assert_eq!(Said::from_crash_log(&format!("{error}{log}")).text(), "cannot go on");
     }
 
     #[test]
     fn an_envoy_ending_by_itself_is_said_by_its_warning_not_the_notice_of_every_start() {
-        assert_eq!(said("no-ads.launch"), "Skipping initialization of secondary cluster: ADS must be configured to support an ADS config source");
+        assert_eq!(Said::from_launch_log(&log("no-ads.launch")).text(), "Skipping initialization of secondary cluster: ADS must be configured to support an ADS config source");
     }
 
     #[test]

@@ -61,6 +61,16 @@ catalog! {
         NextStep { en: "Next: start step {n}, {title}", ko: "다음 할 일: {n}단계 시작, {title}", zh: "下一步：开始第 {n} 步，{title}" }
         FirstFile { en: "First to fix: step {n}, {message}", ko: "먼저 고칠 것: {n}단계, {message}", zh: "首先要修正：第 {n} 步，{message}" }
         AllPassed { en: "Every check passed.", ko: "모든 검사를 통과했습니다.", zh: "全部检查通过。" }
+        AllGradedPassedOne {
+            en: "Every check graded passed; 1 is not graded (--verbose says why).",
+            ko: "채점한 검사는 모두 통과했습니다. 검사 1개는 채점하지 않았습니다(이유는 --verbose로 볼 수 있습니다).",
+            zh: "已计分的检查全部通过；另有 1 项未计分（原因可用 --verbose 查看）。",
+        }
+        AllGradedPassedAboveOne {
+            en: "Every check graded passed; 1 is not graded, saying why above.",
+            ko: "채점한 검사는 모두 통과했습니다. 검사 1개는 채점하지 않았고, 이유는 위에 있습니다.",
+            zh: "已计分的检查全部通过；另有 1 项未计分，原因见上文。",
+        }
         AllGradedPassed {
             en: "Every check graded passed; {n} are not graded (--verbose says why).",
             ko: "채점한 검사는 모두 통과했습니다. 검사 {n}개는 채점하지 않았습니다(이유는 --verbose로 볼 수 있습니다).",

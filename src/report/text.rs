@@ -192,6 +192,8 @@ fn first_to_fix(r: &SubmissionResult, view: &View) -> Option<String> {
         let skipped = r.checks.iter().filter(|ch| ch.status == Status::Skip).count();
         return Some(match skipped {
             0 => t!(Report::AllPassed),
+            1 if view.verbose => t!(Report::AllGradedPassedAboveOne),
+            1 => t!(Report::AllGradedPassedOne),
             n if view.verbose => t!(Report::AllGradedPassedAbove, n = n),
             n => t!(Report::AllGradedPassed, n = n),
         });

@@ -53,12 +53,13 @@ fn mark_copies(spec: &Spec, artifacts: &mut HashMap<String, Artifact>) {
 }
 
 /// Two mistakes alike are a copy's: at the same place (no data to compare), or a list
-/// where a config is one (an Envoy config under a leading `- `) that the lab's one change
-/// at most tells apart.
+/// where a config is one (an Envoy config under a leading `- `) that one value tells
+/// apart, as the lab's one change does (none would be a second mistake: the change not
+/// made).
 fn same_but_one(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(a), Some(b)) => differences(a, b) <= 1,
+        (Some(a), Some(b)) => differences(a, b) == 1,
         _ => false,
     }
 }
@@ -279,6 +280,8 @@ mod tests {
         assert_eq!(differences(&a, &a), 0);
         assert_eq!(differences(&a, &b), 1);
         assert!(same_but_one(Some(&a), Some(&b)));
+        // The change not made is a mistake of its own.
+        assert!(!same_but_one(Some(&a), Some(&a)));
         let c = json!([{"admin": {"port": 2}, "ads": {"cluster_name": "istiod-xds"}}]);
         assert!(!same_but_one(Some(&a), Some(&c)));
         // Another shape: a key more, or a list of another length.

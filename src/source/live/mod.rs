@@ -225,7 +225,7 @@ impl Cx<'_> {
         let name = &self.artifact.name;
         let late = rec.exchanges.iter().any(|e| e.error.is_some() && e.elapsed_ms >= admin::TIMEOUT.as_millis() as u64);
         if late {
-            return match cpu.filter(|c| *c >= admin::TIMEOUT / 2) {
+            return match busy_with_the_file(cpu) {
                 Some(c) => Unavailable::student(t!(EnvoyWords::LaunchedBusy, file = name, problem = problem, cpu = format!("{:.1}", c.as_secs_f64()))).of_file(name),
                 None => Unavailable::grader(problem),
             };
@@ -344,8 +344,26 @@ fn with_host_port(url: &str, new_host: Option<&str>, port: u16) -> String {
     format!("{scheme}://{}:{port}{path}", new_host.unwrap_or(host))
 }
 
+/// A launched Envoy's CPU time when it is half the wait for an answer or more: it was
+/// working on the file, not waiting for a loaded machine. (Of the process the grader
+/// started: an `--envoy` wrapper that runs Envoy as its child, not by exec, is never
+/// found busy, and its Envoy's silence stays the grader's.)
+fn busy_with_the_file(cpu: Option<std::time::Duration>) -> Option<std::time::Duration> {
+    cpu.filter(|c| *c >= admin::TIMEOUT / 2)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_envoy_that_worked_half_the_wait_was_busy_with_the_file() {
+        let wait = super::admin::TIMEOUT;
+        assert_eq!(super::busy_with_the_file(Some(wait / 2)), Some(wait / 2));
+        assert_eq!(super::busy_with_the_file(Some(wait)), Some(wait));
+        // A launch on the lab's file uses about 0.15 s: a loaded machine's silence.
+        assert_eq!(super::busy_with_the_file(Some(std::time::Duration::from_millis(150))), None);
+        assert_eq!(super::busy_with_the_file(None), None);
+    }
+
     use super::*;
     use serde_json::json;
 
