@@ -48,6 +48,10 @@ pub struct CheckResult {
     /// (empty, not UTF-8, ...): that file. The text report says such checks once per file.
     #[serde(skip)]
     pub file_problem: Option<String>,
+    /// That file, missing, saved under a near name instead (`bootstrap.yml`, or
+    /// `folder/bootstrap.yaml` one folder down): where an annotation can point.
+    #[serde(skip)]
+    pub saved_as: Option<String>,
     /// The check could not be decided because of these other files of the submission
     /// (one missing, or lacking a value): if a check of one of them fails, that check
     /// charges the mistake and this one is not graded (`grade::charged`).
@@ -169,6 +173,7 @@ pub mod tests {
             hidden: false,
             file_problem: None,
             charged_by: None,
+            saved_as: None,
         }
     }
 }

@@ -39,6 +39,7 @@ fn submission(name: &str, verdicts: [V; 4]) -> SubmissionResult {
             hidden: false,
             file_problem: None,
             charged_by: None,
+            saved_as: None,
         })
         .collect();
     let steps = [(1, "Files"), (2, "Envoy")]

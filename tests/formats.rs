@@ -176,3 +176,11 @@ fn a_report_into_a_named_pipe_is_written_into_it() {
     assert_eq!(read["score"], g.report()["score"]);
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
+
+#[test]
+fn a_github_annotation_points_at_a_file_saved_under_a_near_name() {
+    let c = Copy::sample();
+    std::fs::rename(c.file("bootstrap.yaml"), c.file("bootstrap.yml")).unwrap();
+    let g = c.grade().no_envoy().text().args(&["--format", "github"]).current_dir(c.path()).run();
+    assert!(g.stdout.contains("::error file=bootstrap.yml,title=bootstrap.exists::bootstrap.yaml is missing, but there is bootstrap.yml"), "{}", g.stdout);
+}

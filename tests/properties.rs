@@ -48,6 +48,7 @@ fn check() -> impl Strategy<Value = CheckResult> {
             hidden: false,
             file_problem: None,
             charged_by: None,
+            saved_as: None,
         },
     )
 }

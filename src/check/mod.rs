@@ -109,6 +109,9 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
         }
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
+        r.saved_as = cx.artifact.near().map(|n| match n {
+            crate::input::near_name::Near::Here(name) | crate::input::near_name::Near::FolderDown(name) => name.clone(),
+        });
         return r;
     }
     // A value the grader cannot derive is its trouble whatever the file holds: a student
@@ -191,6 +194,7 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         hidden: check.hidden,
         file_problem: None,
         // Only other files: a check of its own file's missing value fails for it.
+        saved_as: None,
         charged_by: match &v.because_of {
             Some((files, reason)) if v.status == Status::Fail && !files.contains(&check.file) => Some(crate::result::Charge { files: files.clone(), reason: reason.clone() }),
             _ => None,

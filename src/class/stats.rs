@@ -268,6 +268,7 @@ pub(super) mod tests {
             hidden: false,
             file_problem: None,
             charged_by: None,
+            saved_as: None,
         }
     }
 

@@ -116,6 +116,7 @@ impl<'s> Grader<'s> {
                 hidden: c.hidden,
                 file_problem: None,
                 charged_by: None,
+                saved_as: None,
             })
             .collect();
         let steps = self.score(&checks, |_| Vec::new());

@@ -85,11 +85,12 @@ fn annotations(r: &SubmissionResult, cwd: Option<&Path>) -> Vec<Annotation> {
                 told_files.push((f, c.status));
                 let ids: Vec<String> = same_file.iter().map(|o| line(&o.id)).collect();
                 let message = t!(Report::FileChecks, message = message, n = ids.len(), ids = crate::lang::ids(&ids));
-                out.push(Annotation { command, props: at(f, None, &c.id), message });
+                // The file as saved, where it is under a near name: GitHub finds that one.
+                out.push(Annotation { command, props: at(c.saved_as.as_deref().unwrap_or(f), None, &c.id), message });
             }
             continue;
         }
-        let props = match file_and_line(c) {
+        let props = match c.saved_as.as_deref().map(|s| (s, None)).or_else(|| file_and_line(c)) {
             Some((file, n)) => at(file, n, &c.id),
             None => vec![format!("title={}", property(&line(&c.id)))],
         };

@@ -95,6 +95,7 @@ mod tests {
             hidden: false,
             file_problem: None,
             charged_by: None,
+            saved_as: None,
         };
         SubmissionResult {
             lab: "demo".into(),
