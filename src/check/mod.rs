@@ -109,9 +109,7 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
         }
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());
-        r.saved_as = cx.artifact.near().map(|n| match n {
-            crate::input::near_name::Near::Here(name) | crate::input::near_name::Near::FolderDown(name) => name.clone(),
-        });
+        r.saved_as = cx.artifact.near().map(|n| n.path().to_string());
         return r;
     }
     // A value the grader cannot derive is its trouble whatever the file holds: a student

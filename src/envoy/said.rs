@@ -83,13 +83,9 @@ impl Said {
     pub fn from_crash_log(log: &str) -> Said {
         let trace = |l: &&str| prefix(l).0.get(3) == Some(&"backtrace");
         let own: Vec<&str> = log.lines().filter(|l| !trace(l)).collect();
-        if own.iter().any(|l| matches!(prefix(l).0.get(2), Some(&"critical" | &"error"))) {
-            return Said::from_log(&own.join("\n"), false);
-        }
-        match log.lines().filter(trace).find(|l| prefix(l).1.starts_with("Caught ")) {
-            Some(caught) => Said::from_log(caught, false),
-            None => Said::from_log(&own.join("\n"), false),
-        }
+        let says_why = own.iter().any(|l| matches!(prefix(l).0.get(2), Some(&"critical" | &"error")));
+        let caught = log.lines().filter(trace).find(|l| prefix(l).1.starts_with("Caught ")).filter(|_| !says_why);
+        Said::from_log(&caught.map_or_else(|| own.join("\n"), str::to_string), false)
     }
 
     /// The words, spaced once, with the echo and parse position left out.

@@ -20,6 +20,15 @@ pub enum Near {
     FolderDown(String),
 }
 
+impl Near {
+    /// Where the file is, relative to the submission folder.
+    pub fn path(&self) -> &str {
+        match self {
+            Near::Here(p) | Near::FolderDown(p) => p,
+        }
+    }
+}
+
 /// The file near `name` in `dir`, if there is one; `taken` are the other names the lab
 /// asks for, never offered in place of this one.
 pub fn find(dir: &Path, name: &str, taken: &[String]) -> Option<Near> {
