@@ -292,25 +292,36 @@ fn a_step_that_could_not_be_checked_comes_before_the_next_step() {
     assert!(last.starts_with("First to look at: step 6, node.live could not be checked"), "{}", g.stdout);
 }
 
-/// `--step N` gives step N the verdicts a run of every step gives it: a mistake another
-/// step charges is not graded there, even when that step is not graded in this run.
+/// `--step N` gives step N the verdicts a run of every step gives it, but for a mistake
+/// another step charges: when that step is graded too, the mistake is not graded again
+/// here; when it is not, the mistake is charged in the first step graded that needs the
+/// file, and in no later one (a step that needs a missing file never scores full marks).
 #[test]
-fn a_step_alone_has_the_verdicts_of_the_full_run() {
+fn a_step_alone_is_charged_what_an_ungraded_step_would_charge() {
     let statuses = |g: &Graded, step: u64| -> Vec<(String, String)> {
         g.checks().iter().filter(|c| c["step"] == step).map(|c| (c["id"].as_str().unwrap().to_string(), c["status"].as_str().unwrap().to_string())).collect()
     };
+    let has = |g: &Graded, step: u64, status: &str| statuses(g, step).iter().any(|(_, s)| s == status);
     let no_bootstrap = Copy::sample();
     no_bootstrap.remove("bootstrap.yaml");
     let slow_boot = Copy::sample();
     slow_boot.edit("bootstrap.yaml", "initial_fetch_timeout: 0s", "initial_fetch_timeout: 10s").edit("boot-typo.yaml", "initial_fetch_timeout: 0s", "initial_fetch_timeout: 10s");
     let no_typo = Copy::sample();
     no_typo.remove("boot-typo.yaml").remove("05-typo.txt");
-    for (copy, steps) in [(&no_bootstrap, &[5u64, 6][..]), (&slow_boot, &[6]), (&no_typo, &[8])] {
+    for (copy, steps, charger) in [(&no_bootstrap, &[5u64, 6][..], 4u64), (&slow_boot, &[6], 4), (&no_typo, &[8], 5)] {
         let full = copy.grade().launch().run();
+        let with_charger = copy.grade().launch().args(&["--step", &format!("{charger}-8")]).run();
         for step in steps {
+            assert!(has(&full, *step, "skip") && !has(&full, *step, "fail"), "step {step} in the full run: {:?}", statuses(&full, *step));
+            assert_eq!(statuses(&with_charger, *step), statuses(&full, *step), "--step {charger}-8, step {step}");
             let alone = copy.grade().launch().args(&["--step", &step.to_string()]).run();
-            assert_eq!(statuses(&alone, *step), statuses(&full, *step), "--step {step}");
-            assert!(statuses(&alone, *step).iter().any(|(_, s)| s == "skip"), "--step {step}: a charged check");
+            assert_eq!(alone.code, Some(1), "--step {step}: {:?}", statuses(&alone, *step));
+            assert!(has(&alone, *step, "fail") && !has(&alone, *step, "skip"), "--step {step}: {:?}", statuses(&alone, *step));
         }
     }
+    // Charged once: in step 5, the first step graded that needs bootstrap.yaml.
+    let both = no_bootstrap.grade().launch().args(&["--step", "5-6"]).run();
+    assert!(has(&both, 5, "fail") && !has(&both, 6, "fail"), "{:?}", statuses(&both, 6));
+    let said = both.checks().iter().find(|c| c["id"] == "node.matches_bootstrap").map(|c| c["message"].as_str().unwrap().to_string()).unwrap();
+    assert!(said.contains("(step 5) charges it"), "{said}");
 }

@@ -82,9 +82,14 @@ fn step4_yaml_mistake_copied_into_boot_typo() {
         assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
     }
     assert!(g.message("typo.exists").contains("boot-typo.yaml is a copy of bootstrap.yaml and keeps its mistake"), "{}", g.message("typo.exists"));
-    // Step 5 alone: nothing failed, but "every check passed" would hide step 4's mistake.
-    let g = c.grade().arg("--no-live").args(&["--step", "5"]).text().run();
-    assert!(g.stdout.contains("Every check graded passed; 8 are not graded (--verbose says why)."), "{}", g.stdout);
+    // Step 5 alone: step 4, which charges the mistake, is not graded, so step 5 is.
+    let g = c.grade().arg("--no-live").args(&["--step", "5"]).run();
+    assert_eq!(g.code, Some(1));
+    assert_eq!(g.status("typo.exists"), "fail", "{}", g.message("typo.exists"));
+    assert!(g.message("typo.exists").contains("boot-typo.yaml is a copy of bootstrap.yaml and keeps its mistake"), "{}", g.message("typo.exists"));
+    // Nothing failed, but some checks are not graded: "every check passed" would hide them.
+    let g = Copy::sample().grade().arg("--no-live").text().run();
+    assert!(g.stdout.contains("Every check graded passed; 5 are not graded (--verbose says why)."), "{}", g.stdout);
     assert!(!g.stdout.contains("Every check passed"), "{}", g.stdout);
     // The same mistake in boot-typo.yaml alone is step 5's.
     let c = Copy::sample();

@@ -10,7 +10,7 @@ use crate::derive::Env;
 use crate::display::{safe, safe_max, value_text};
 use crate::result::{CheckResult, Status};
 use crate::lang::{checks::Checks, t};
-use crate::slot::{Blame, Slot, Unavailable};
+use crate::slot::{Slot, Unavailable};
 use crate::source::artifacts::Artifact;
 use crate::spec::{Check, Format};
 use serde_json::Value;
@@ -102,10 +102,11 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     let reads_data = !check.kind.reads_text() && matches!(check.format, Format::Yaml | Format::YamlStream | Format::Json);
     let unreadable = if reads_data { cx.artifact.data().err() } else { cx.artifact.text().err() };
     if let Some(said) = unreadable {
-        // A copy of an earlier step's file, mistake and all: charged there, once.
+        // A copy of an earlier step's file, mistake and all: charged there, once (or, when
+        // that step is not graded, here: `grade::charge`).
         if reads_data && let Some(by) = &cx.artifact.copies {
             let why = t!(Checks::CopiedMistake, file = check.file, by = by, said = said);
-            return dress(check, Verdict::unavailable(&Unavailable::new(Blame::Elsewhere, why)));
+            return dress(check, Verdict::unavailable(&Unavailable::student(why).of_file(by)));
         }
         let mut r = dress(check, Verdict::fail(said));
         r.file_problem = Some(check.file.clone());

@@ -5,22 +5,51 @@
 use crate::lang::{checks::Checks, t};
 use crate::result::{CheckResult, Status};
 use crate::spec::Spec;
+use std::collections::HashMap;
 
-/// A failing check that could not be decided because of
-/// another file of the submission (missing, or lacking a value) is not graded when a
-/// check of that file, in another step, fails: that check charges the mistake.
-pub fn charged(spec: &Spec, checks: &mut [CheckResult]) {
+/// A failing check that could not be decided because of another file of the submission
+/// (missing, or lacking a value) is not graded when a check of that file, in another
+/// step, fails: that check charges the mistake. When that step is not graded in this
+/// run (`--step`), the mistake is charged where it first fails in the steps graded, and
+/// not again in a later one: a run that leaves out the step of a file never scores a
+/// step that needs the file as passed.
+pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> bool) {
     let file_of = |id: &str| spec.checks.iter().find(|c| c.id == id).map(|c| c.file.as_str());
-    let charging: Vec<(usize, String, u32, String)> = checks
+    // For each failing check another file keeps from a verdict: the check of that file
+    // that fails for it.
+    let chargers: Vec<Option<usize>> = checks
         .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
+        .map(|c| {
             let charge = c.charged_by.as_ref()?;
-            let by = checks.iter().find(|d| d.step != c.step && d.status == Status::Fail && d.charged_by.is_none() && file_of(&d.id).is_some_and(|f| charge.files.iter().any(|x| x == f)))?;
-            Some((i, by.id.clone(), by.step, charge.reason.clone()))
+            checks.iter().position(|d| d.step != c.step && d.status == Status::Fail && d.charged_by.is_none() && file_of(&d.id).is_some_and(|f| charge.files.iter().any(|x| x == f)))
         })
         .collect();
-    for (i, id, step, reason) in charging {
+    // A charger not graded: its mistake is charged by the first check it fails in the
+    // earliest step graded.
+    let mut first: HashMap<usize, usize> = HashMap::new();
+    for (i, by) in chargers.iter().enumerate() {
+        if let Some(by) = *by {
+            if !graded(checks[by].step) && graded(checks[i].step) && first.get(&by).is_none_or(|&f| checks[i].step < checks[f].step) {
+                first.insert(by, i);
+            }
+        }
+    }
+    let charging: Vec<(usize, usize)> = chargers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, by)| {
+            let by = (*by)?;
+            match first.get(&by) {
+                None => Some((i, by)),
+                Some(&f) => (checks[i].step != checks[f].step).then_some((i, f)),
+            }
+        })
+        .collect();
+    let said: Vec<(usize, String, u32, String)> = charging
+        .into_iter()
+        .map(|(i, by)| (i, checks[by].id.clone(), checks[by].step, checks[i].charged_by.as_ref().map(|c| c.reason.clone()).unwrap_or_default()))
+        .collect();
+    for (i, id, step, reason) in said {
         let c = &mut checks[i];
         c.status = Status::Skip;
         c.points = 0;

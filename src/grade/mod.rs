@@ -69,9 +69,10 @@ impl<'s> Grader<'s> {
         self.set_envoy_values(&mut env, &read);
         env.derive_lets(self.run_lets());
         let mut checks = self.check_rest(&env, &read, early_checks, &diagnosis);
-        charge::charged(self.spec, &mut checks);
         // Every step's checks were decided, so that a mistake is charged where the full
-        // run charges it; only the graded steps' are reported.
+        // run charges it, or, when that step is not graded, in a step that is; only the
+        // graded steps' are reported.
+        charge::charged(self.spec, &mut checks, |step| self.graded(step));
         checks.retain(|c| self.graded(c.step));
         let steps = self.score(&checks, |n| crate::source::artifacts::not_started(self.spec, n, &read.artifacts));
         progress::not_started(&mut checks, &steps);

@@ -17,9 +17,9 @@ catalog! {
             zh: "没有 `{key}=` 这一行；第 {line} 行的 `{near}=` 看起来是拼写错误：键名应写作 `{key}`",
         }
         CopiedMistake {
-            en: "{file} is a copy of {by} and keeps its mistake, which the checks of {by} charge: {said}",
-            ko: "{file} 파일은 {by}의 사본이라 그 실수를 그대로 갖고 있으며, 그 실수는 {by}의 검사가 감점합니다: {said}",
-            zh: "{file} 是 {by} 的副本，保留了它的错误，该错误由 {by} 的检查扣分：{said}",
+            en: "{file} is a copy of {by} and keeps its mistake: {said}",
+            ko: "{file} 파일은 {by}의 사본이라 그 실수를 그대로 갖고 있습니다: {said}",
+            zh: "{file} 是 {by} 的副本，保留了它的错误：{said}",
         }
         LongerKey {
             en: "there is no `{key}=` line; line {line} sets `{near}=`, a longer name: write the key as `{key}` alone",
