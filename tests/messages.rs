@@ -39,6 +39,22 @@ fn full_width_characters_from_an_input_method_are_named() {
     assert!(why(&c, "report.explanations").contains("lines 6, 7 and 8 have `－` (U+FF0D), a full-width `-`"));
 }
 
+/// A letter of another script that looks Latin, and an invisible character pasted
+/// before a key, are named with their line: the value on screen looks right.
+#[test]
+fn letters_of_other_scripts_and_invisible_characters_are_named() {
+    let c = Copy::sample();
+    c.edit("01-args.txt", "role=sidecar", "role=s\u{0456}decar");
+    let m = why(&c, "args.role");
+    assert!(m.contains("line 1 has `і` (U+0456), a Cyrillic letter that looks like `i`"), "{m}");
+    assert!(!m.contains("sidecar"), "{m}");
+
+    let c = Copy::sample();
+    c.edit("01-args.txt", "proxy_log_level=", "\u{200B}proxy_log_level=");
+    let m = why(&c, "args.proxy_log_level");
+    assert!(m.contains("line 3 has an invisible character (U+200B)"), "{m}");
+}
+
 /// A file of look-alikes on every line, near the size cap, in four files: the
 /// diagnosis costs time linear in each file, and bounded for the submission (it had
 /// re-run each check once per line tried: 85 s for four such files).

@@ -1,6 +1,8 @@
 //! Characters that look like the ASCII a lab asks for but are not: an input method's
-//! full-width forms (`＝`, `：`, `－`), its full-width space, and dashes. When a failing
-//! text check would pass with them made plain, the failure says which one, on which line.
+//! full-width forms (`＝`, `：`, `－`), its full-width space, dashes, Cyrillic and Greek
+//! letters that look like Latin ones (`і`, `о`), and invisible ones a copy from a web
+//! page or a chat can carry (a zero-width space). When a failing text check would pass
+//! with them made plain, the failure says which one, on which line.
 //! The check is re-run once, on the whole file made plain: linear in the file, and
 //! bounded per submission.
 //!
@@ -82,25 +84,40 @@ impl Diagnosis {
     }
 }
 
-/// The ASCII character `c` stands in for, if it is a look-alike.
-fn plain_char(c: char) -> Option<char> {
+/// Cyrillic and Greek letters a reader takes for the Latin ones beside them.
+const LETTERS: &[(char, char)] = &[
+    ('а', 'a'), ('е', 'e'), ('о', 'o'), ('р', 'p'), ('с', 'c'), ('у', 'y'), ('х', 'x'), ('і', 'i'), ('ј', 'j'),
+    ('ѕ', 's'), ('ԁ', 'd'), ('һ', 'h'), ('ӏ', 'l'), ('ԛ', 'q'), ('ԝ', 'w'), ('А', 'A'), ('В', 'B'), ('Е', 'E'),
+    ('К', 'K'), ('М', 'M'), ('Н', 'H'), ('О', 'O'), ('Р', 'P'), ('С', 'C'), ('Т', 'T'), ('Х', 'X'), ('І', 'I'),
+    ('Ј', 'J'), ('Ѕ', 'S'), ('Ү', 'Y'), ('ο', 'o'), ('ι', 'i'), ('ν', 'v'), ('Α', 'A'), ('Β', 'B'), ('Ε', 'E'),
+    ('Ζ', 'Z'), ('Η', 'H'), ('Ι', 'I'), ('Κ', 'K'), ('Μ', 'M'), ('Ν', 'N'), ('Ο', 'O'), ('Ρ', 'P'), ('Τ', 'T'),
+    ('Υ', 'Y'), ('Χ', 'X'),
+];
+
+/// What `c` stands in for, if it is a look-alike: an ASCII character, or nothing for an
+/// invisible one.
+fn plain_char(c: char) -> Option<Option<char>> {
     match c {
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
-        '\u{3000}' => Some(' '),
-        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' => Some('-'),
-        _ => None,
+        '\u{FF01}'..='\u{FF5E}' => Some(char::from_u32(c as u32 - 0xFEE0)),
+        '\u{3000}' => Some(Some(' ')),
+        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' => Some(Some('-')),
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => Some(None),
+        _ => LETTERS.iter().find(|(l, _)| *l == c).map(|(_, p)| Some(*p)),
     }
 }
 
 fn made_plain(line: &str) -> String {
-    line.chars().map(|c| plain_char(c).unwrap_or(c)).collect()
+    line.chars().filter_map(|c| plain_char(c).unwrap_or(Some(c))).collect()
 }
 
 fn describe(c: char) -> String {
     let code = format!("U+{:04X}", c as u32);
     match (c, plain_char(c)) {
         ('\u{3000}', _) => t!(Checks::FullWidthSpace, code = code),
-        ('\u{FF01}'..='\u{FF5E}', Some(p)) => t!(Checks::FullWidth, char = c, code = code, plain = p),
+        ('\u{FF01}'..='\u{FF5E}', Some(Some(p))) => t!(Checks::FullWidth, char = c, code = code, plain = p),
+        (_, Some(None)) => t!(Checks::Invisible, code = code),
+        ('\u{0370}'..='\u{03FF}', Some(Some(p))) => t!(Checks::LooksLatin, char = c, code = code, plain = p, script = t!(Checks::Greek)),
+        (_, Some(Some(p))) if !p.is_ascii_punctuation() => t!(Checks::LooksLatin, char = c, code = code, plain = p, script = t!(Checks::Cyrillic)),
         _ => t!(Checks::Dash, char = c, code = code),
     }
 }
@@ -112,6 +129,8 @@ mod tests {
     #[test]
     fn look_alikes_map_to_their_ascii() {
         assert_eq!(made_plain("typo_rc＝１\n"), "typo_rc=1\n");
+        assert_eq!(made_plain("role=sіdecar\n\u{200B}domain=x\n"), "role=sidecar\ndomain=x\n");
+        assert_eq!(made_plain("istοd ΡRE"), "istod PRE");
         assert_eq!(made_plain("svc：15012"), "svc:15012");
         assert_eq!(made_plain("－　x—y−z"), "- x-y-z");
         assert_eq!(made_plain("启动失败。"), "启动失败。");
@@ -119,7 +138,10 @@ mod tests {
 
     #[test]
     fn descriptions_name_the_character() {
-        assert_eq!(describe('＝'), "`＝` (U+FF1D), a full-width `=`");
+        assert_eq!(describe('＝'), "`＝` (U+FF1D), a full-width `=` (an input method in full-width mode types it)");
+        assert_eq!(describe('і'), "`і` (U+0456), a Cyrillic letter that looks like `i`");
+        assert_eq!(describe('ο'), "`ο` (U+03BF), a Greek letter that looks like `o`");
+        assert_eq!(describe('\u{200B}'), "an invisible character (U+200B)");
         assert!(describe('\u{3000}').contains("full-width space (U+3000)"));
         assert!(describe('—').contains("(U+2014), a dash"));
     }

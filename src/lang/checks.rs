@@ -111,24 +111,41 @@ catalog! {
         KindMap { en: "a map", ko: "맵", zh: "映射" }
         KindList { en: "a list", ko: "목록", zh: "列表" }
         DiffLength { en: "`{path}` has another number of items ({n})", ko: "`{path}` 항목 수가 {n}개로, 기대한 개수가 아닙니다", zh: "`{path}` 有 {n} 项，数量不对" }
-        /// Look-alike characters (an input method's full-width forms).
+        /// Look-alike characters (an input method's full-width forms, letters of other
+        /// scripts, invisible ones).
         LookAlikeLine {
-            en: "line {lines} has {what}; typed as plain ASCII (an input method in half-width mode), it would pass",
-            ko: "{lines}번째 줄에 {what}. 반각 ASCII로 입력하면(입력기의 반각 모드) 통과합니다",
-            zh: "第 {lines} 行有 {what}；改用普通 ASCII 输入（输入法切换到半角）即可通过",
+            en: "line {lines} has {what}; typed as plain ASCII, it would pass",
+            ko: "{lines}번째 줄에 {what}. 일반 ASCII로 입력하면 통과합니다",
+            zh: "第 {lines} 行有 {what}；改用普通 ASCII 输入即可通过",
         }
         LookAlikeLines {
-            en: "lines {lines} have {what}; typed as plain ASCII (an input method in half-width mode), they would pass",
-            ko: "{lines}번째 줄에 {what}. 반각 ASCII로 입력하면(입력기의 반각 모드) 통과합니다",
-            zh: "第 {lines} 行有 {what}；改用普通 ASCII 输入（输入法切换到半角）即可通过",
+            en: "lines {lines} have {what}; typed as plain ASCII, they would pass",
+            ko: "{lines}번째 줄에 {what}. 일반 ASCII로 입력하면 통과합니다",
+            zh: "第 {lines} 行有 {what}；改用普通 ASCII 输入即可通过",
         }
         LookAlikeFile {
-            en: "the file has {what}; typed as plain ASCII (an input method in half-width mode), it would pass",
-            ko: "파일에 {what}. 반각 ASCII로 입력하면(입력기의 반각 모드) 통과합니다",
-            zh: "文件中有 {what}；改用普通 ASCII 输入（输入法切换到半角）即可通过",
+            en: "the file has {what}; typed as plain ASCII, it would pass",
+            ko: "파일에 {what}. 일반 ASCII로 입력하면 통과합니다",
+            zh: "文件中有 {what}；改用普通 ASCII 输入即可通过",
         }
-        FullWidthSpace { en: "a full-width space ({code}) where a plain space is meant", ko: "일반 공백 대신 전각 공백({code})이 있습니다", zh: "本应是普通空格的地方用了全角空格（{code}）" }
-        FullWidth { en: "`{char}` ({code}), a full-width `{plain}`", ko: "전각 `{plain}`인 `{char}`({code})가 있습니다", zh: "`{char}`（{code}），即全角的 `{plain}`" }
+        FullWidthSpace {
+            en: "a full-width space ({code}) where a plain space is meant (an input method in full-width mode types it)",
+            ko: "일반 공백 대신 전각 공백({code})이 있습니다(입력기의 전각 모드)",
+            zh: "本应是普通空格的地方用了全角空格（{code}）（输入法处于全角模式）",
+        }
+        FullWidth {
+            en: "`{char}` ({code}), a full-width `{plain}` (an input method in full-width mode types it)",
+            ko: "전각 `{plain}`인 `{char}`({code})가 있습니다(입력기의 전각 모드)",
+            zh: "`{char}`（{code}），即全角的 `{plain}`（输入法处于全角模式）",
+        }
+        LooksLatin {
+            en: "`{char}` ({code}), a {script} letter that looks like `{plain}`",
+            ko: "`{plain}`처럼 보이는 {script} 문자 `{char}`({code})가 있습니다",
+            zh: "`{char}`（{code}），一个看起来像 `{plain}` 的{script}字母",
+        }
+        Cyrillic { en: "Cyrillic", ko: "키릴", zh: "西里尔" }
+        Greek { en: "Greek", ko: "그리스", zh: "希腊" }
+        Invisible { en: "an invisible character ({code})", ko: "보이지 않는 문자({code})가 있습니다", zh: "一个看不见的字符（{code}）" }
         Dash { en: "`{char}` ({code}), a dash that looks like `-` but is not one", ko: "`-`처럼 보이지만 다른 문자인 대시 `{char}`({code})가 있습니다", zh: "`{char}`（{code}），看起来像 `-` 但并不是" }
         /// `role=sidecar   # the 2nd arg`: a key=value file has no comments.
         Comment {
