@@ -10,15 +10,34 @@ use serde_json::Value;
 pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => num_eq(x, y),
-        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
-            s.trim().parse::<serde_json::Number>().is_ok_and(|m| num_eq(n, &m))
-        }
+        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => match s.trim().parse::<serde_json::Number>() {
+            Ok(m) => num_eq(n, &m),
+            Err(_) => number_in_text(s).is_some_and(|m| n.as_f64() == Some(m)),
+        },
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
         }
         _ => a == b,
     }
+}
+
+/// A number written as a string, as Envoy reads one into a numeric field (protobuf's
+/// JSON parser tries an integer, then a double): a sign, leading zeros (`09982` is
+/// decimal), a fraction, an exponent, or hex (`0x26FE`).
+pub fn number_in_text(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let (negative, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let magnitude = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()? as f64,
+        // Digits first: Rust would also read `inf`, `NaN` and `.5`.
+        None if body.starts_with(|c: char| c.is_ascii_digit()) => body.parse::<f64>().ok().filter(|f| f.is_finite())?,
+        None => return None,
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 fn num_eq(x: &serde_json::Number, y: &serde_json::Number) -> bool {
@@ -197,6 +216,17 @@ fn push_key(path: &mut String, k: &str) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn numbers_in_text_as_envoy_reads_them() {
+        for (text, n) in [("9982", 9982.0), (" 9982.0", 9982.0), ("9.982e3", 9982.0), ("0x26FE", 9982.0), ("+9982", 9982.0), ("09982", 9982.0), ("023376", 23376.0), ("-0", 0.0)] {
+            assert_eq!(number_in_text(text), Some(n), "{text}");
+            assert!(equal(&json!(n as u64), &json!(text)), "{text}");
+        }
+        for text in ["", "x9982", "9982s", "inf", "NaN", ".5", "0x", "++1", "0o23376"] {
+            assert_eq!(number_in_text(text), None, "{text}");
+        }
+    }
 
     #[test]
     fn order_and_number_form_do_not_matter() {

@@ -94,3 +94,20 @@ fn a_report_written_in_chinese_is_read_as_unicode() {
     assert_eq!(g.status("report.explanations"), "fail", "{}", g.stdout);
     assert!(g.message("report.explanations").contains("and some text: 3;"), "{}", g.message("report.explanations"));
 }
+
+/// Numbers written as strings the way Envoy still reads them (hex, a sign, an exponent,
+/// `.0`), and a duration as an object of such numbers, are the same bootstrap: full
+/// marks offline and launched alike (the launch reads the admin port as the check does).
+#[test]
+fn numbers_as_envoy_reads_them_in_strings_are_the_same_bootstrap() {
+    let c = Copy::sample();
+    for f in ["bootstrap.yaml", "boot-typo.yaml"] {
+        c.edit(f, "port_value: 9982", "port_value: \"0x26FE\"")
+            .edit(f, "port_value: 15012", "port_value: \"1.5012e4\"")
+            .edit(f, "cds_config:\n    ads: {}\n    initial_fetch_timeout: 0s", "cds_config:\n    ads: {}\n    initial_fetch_timeout: {seconds: \"+0\"}")
+            .edit(f, "lds_config:\n    ads: {}\n    initial_fetch_timeout: 0s", "lds_config:\n    ads: {}\n    initial_fetch_timeout: {seconds: 0.0, nanos: \"0x0\"}");
+    }
+    c.grade().launch().run().assert_full_marks();
+    let offline = c.grade().arg("--no-live").run();
+    assert_eq!(offline.code, Some(0), "{:?}", offline.with("fail"));
+}

@@ -14,7 +14,7 @@ pub fn seconds(d: &Value) -> Option<f64> {
     match d {
         Value::String(s) => s.strip_suffix('s').and_then(|n| n.trim().parse::<f64>().ok()),
         Value::Object(m) => {
-            let part = |k: &str| m.get(k).map_or(Some(0.0), |v| v.as_f64().or_else(|| v.as_str()?.trim().parse().ok()));
+            let part = |k: &str| m.get(k).map_or(Some(0.0), |v| v.as_f64().or_else(|| crate::compare::number_in_text(v.as_str()?)));
             part("seconds").zip(part("nanos")).map(|(s, n)| s + n / 1e9)
         }
         _ => None,
@@ -88,6 +88,7 @@ mod tests {
         assert_eq!(seconds(&json!("1.5s")), Some(1.5));
         assert_eq!(seconds(&json!({"seconds": 2, "nanos": 500000000})), Some(2.5));
         assert_eq!(seconds(&json!({"seconds": "3"})), Some(3.0));
+        assert_eq!(seconds(&json!({"seconds": "0x0", "nanos": "+0"})), Some(0.0));
         assert_eq!(seconds(&json!("5")), None);
         assert_eq!(seconds(&json!(5)), None);
     }

@@ -297,11 +297,11 @@ fn reached(sources: &Sources, artifacts: &HashMap<String, Artifact>) -> bool {
 }
 
 /// The admin port a bootstrap sets (a number, a whole one written `9982.0` too, or a
-/// string of one, as Envoy takes them all).
+/// string of one, as Envoy takes them all: `compare::number_in_text`).
 fn admin_port(data: &Value) -> Option<u16> {
     let port = admin_field(data, "port_value")?;
     let whole = |f: f64| (f.fract() == 0.0 && f >= 0.0).then_some(f as u64);
-    let n = port.as_u64().or_else(|| port.as_f64().and_then(whole)).or_else(|| port.as_str()?.trim().parse().ok())?;
+    let n = port.as_u64().or_else(|| port.as_f64().and_then(whole)).or_else(|| crate::compare::number_in_text(port.as_str()?).and_then(whole))?;
     u16::try_from(n).ok().filter(|p| *p != 0)
 }
 
@@ -372,6 +372,9 @@ mod tests {
         assert_eq!(admin_port(&json!({"admin": {"address": {"socket_address": {"port_value": 9901}}}})), Some(9901));
         assert_eq!(admin_port(&json!({"admin": {"address": {"socket_address": {"port_value": 9901.0}}}})), Some(9901));
         assert_eq!(admin_port(&json!({"admin": {"address": {"socket_address": {"port_value": 9901.5}}}})), None);
+        for text in ["9901", "9901.0", "9.901e3", "0x26AD", "+9901"] {
+            assert_eq!(admin_port(&json!({"admin": {"address": {"socket_address": {"port_value": text}}}})), Some(9901), "{text}");
+        }
         assert_eq!(admin_port(&json!({"admin": {"address": {"socketAddress": {"portValue": "9982"}}}})), Some(9982));
         for none in [json!({}), json!({"admin": {}}), json!({"admin": {"address": {"pipe": {"path": "/x"}}}}), json!({"admin": {"address": {"socket_address": {"port_value": 0}}}}), json!({"admin": {"address": {"socket_address": {"port_value": 70000}}}})] {
             assert_eq!(admin_port(&none), None, "{none}");
