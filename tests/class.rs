@@ -121,8 +121,8 @@ fn the_numbers() {
     }));
 
     assert_eq!(s["steps"], json!([
-        {"step": 1, "title": "Files", "passed": 7, "graded": 15, "errors": 0, "pass_rate": 0.4667, "mean_score": 2.8, "max_score": 6},
-        {"step": 2, "title": "Envoy", "passed": 1, "graded": 2, "errors": 1, "pass_rate": 0.5, "mean_score": 1.0, "max_score": 5},
+        {"step": 1, "title": "Files", "passed": 7, "graded": 15, "errors": 0, "pass_rate": 0.4667, "full_marks": 2, "mean_score": 2.8, "max_score": 6},
+        {"step": 2, "title": "Envoy", "passed": 1, "graded": 2, "errors": 1, "pass_rate": 0.5, "full_marks": 1, "mean_score": 1.0, "max_score": 5},
     ]));
 }
 
@@ -199,7 +199,7 @@ fn the_files_agree() {
     for (row, st) in rows.into_iter().zip(json["steps"].as_array().unwrap()) {
         assert_eq!(row.attr("data-step").unwrap(), st["step"].to_string());
         assert_eq!(text_of(row, "title"), st["title"].as_str().unwrap());
-        assert_fields(row, st, &["step", "passed", "graded", "errors", "pass_rate", "mean_score", "max_score"]);
+        assert_fields(row, st, &["step", "full_marks", "passed", "graded", "errors", "pass_rate", "mean_score", "max_score"]);
     }
 
     let check_row = sel("tr[data-check]");

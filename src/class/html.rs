@@ -110,11 +110,26 @@ fn header(out: &mut String, s: &ClassStats) {
         ("Median", number("dd", "median", s.scores.median)),
         ("Min", number("dd", "min", s.scores.min)),
         ("Max", number("dd", "max", s.scores.max)),
+        // A run of some steps (`--step`) is about those alone: said where it is read.
+        ("Steps graded", cell("dd", "", "steps_graded", None, &esc(&step_ranges(s.steps.iter().map(|st| st.step))))),
     ];
     for (name, dd) in items {
-        let _ = writeln!(out, "<div><dt>{name}</dt>{dd}</div>");
+        let _ = writeln!(out, "<div><dt>{name}</dt> {dd}</div>");
     }
     out.push_str("</dl>\n</header>\n");
+}
+
+/// `0, 1, 2, 4` as `0–2, 4`.
+fn step_ranges(steps: impl Iterator<Item = u32>) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for n in steps {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let said: Vec<String> = runs.iter().map(|(a, b)| if a == b { a.to_string() } else { format!("{a}–{b}") }).collect();
+    said.join(", ")
 }
 
 fn distribution(out: &mut String, s: &ClassStats) {
@@ -145,7 +160,7 @@ fn rates(out: &mut String, s: &ClassStats) {
         "<p class=\"legend\">Pass rate:<span class=\"swatch good\"></span>{good} and up\
          <span class=\"swatch fair\"></span>{fair} to {good}<span class=\"swatch poor\"></span>below {fair}</p>"
     );
-    let _ = write!(out, "<section id=\"rates\">\n<h2>Pass rate per step</h2>\n{legend}\n{}\n</section>\n", chart::rates(&steps, "Pass rate", "Step"));
+    let _ = write!(out, "<section id=\"rates\">\n<h2>Check pass rate per step</h2>\n{legend}\n{}\n</section>\n", chart::rates(&steps, "Pass rate", "Step"));
     // The checks students failed most: by failures, then by the lowest pass rate.
     let mut failed: Vec<&CheckStats> = s.checks.iter().filter(|c| c.failed > 0).collect();
     failed.sort_by(|a, b| b.failed.cmp(&a.failed).then(a.pass_rate.unwrap_or(0.0).total_cmp(&b.pass_rate.unwrap_or(0.0))));
@@ -213,15 +228,17 @@ fn ratio(num: usize, den: usize) -> Option<f64> {
 
 fn steps(out: &mut String, s: &ClassStats) {
     out.push_str("<section id=\"steps\">\n<h2>Steps</h2>\n<table>\n<thead><tr><th class=\"n\">Step</th><th>Title</th>\
-                  <th class=\"n\">Passed</th><th class=\"n\">Graded</th><th class=\"n\">Could not evaluate</th>\
-                  <th class=\"n\">Pass rate</th><th class=\"n\">Mean score</th><th class=\"n\">Max score</th></tr></thead>\n<tbody>\n");
+                  <th class=\"n\">Submissions with full marks</th>\
+                  <th class=\"n\">Checks passed</th><th class=\"n\">Checks graded</th><th class=\"n\">Checks not evaluated</th>\
+                  <th class=\"n\">Check pass rate</th><th class=\"n\">Mean score</th><th class=\"n\">Max score</th></tr></thead>\n<tbody>\n");
     for st in &s.steps {
         let _ = writeln!(
             out,
-            "<tr data-step=\"{}\">{}{}{}{}{}{}{}{}</tr>",
+            "<tr data-step=\"{}\">{}{}{}{}{}{}{}{}{}</tr>",
             st.step,
             number("td", "step", Some(st.step)),
             cell("td", "", "title", None, &esc(&st.title)),
+            number("td", "full_marks", Some(st.full_marks)),
             number("td", "passed", Some(st.passed)),
             number("td", "graded", Some(st.graded)),
             number("td", "errors", Some(st.errors)),
@@ -376,6 +393,13 @@ mod tests {
     #[test]
     fn escapes_the_five() {
         assert_eq!(esc(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    }
+
+    #[test]
+    fn steps_graded_read_as_ranges() {
+        assert_eq!(step_ranges([0, 1, 2, 3, 4, 5, 6, 7, 8].into_iter()), "0–8");
+        assert_eq!(step_ranges([0, 1, 3, 5, 6].into_iter()), "0–1, 3, 5–6");
+        assert_eq!(step_ranges([4].into_iter()), "4");
     }
 
     #[test]

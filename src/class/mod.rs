@@ -6,7 +6,7 @@
 //! `{"lab", "title", "submissions", "max_score",
 //! "scores": {"mean", "median", "min", "max", "distribution": [{"score", "count"}]},
 //! "submission_scores": [{"name", "report", "score", "max_score", "status"}],
-//! "steps": [{"step", "title", "passed", "graded", "errors", "pass_rate", "mean_score", "max_score"}],
+//! "steps": [{"step", "title", "passed", "graded", "errors", "pass_rate", "full_marks", "mean_score", "max_score"}],
 //! "checks": [{"id", "step", "title", "passed", "failed", "errors", "skipped", "pass_rate",
 //! "wrong_values": [{"value", "count"}]}]}`.
 //! A skipped check is not graded, and a check the grader could not evaluate (an error)

@@ -70,8 +70,11 @@ pub struct StepStats {
     pub graded: usize,
     /// Checks the grader could not evaluate: a set-up problem, not the students'.
     pub errors: usize,
-    /// passed / graded.
+    /// passed / graded: of checks, so a step of many checks weighs a missing file more.
     pub pass_rate: Option<f64>,
+    /// Submissions that scored every point of this step (of a maximum above 0): of
+    /// students, where the rate is of checks.
+    pub full_marks: usize,
     /// Over all submissions, each scoring the points of its checks in this step.
     pub mean_score: f64,
     pub max_score: u32,
@@ -177,7 +180,7 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
     titles
         .into_iter()
         .map(|(step, title)| {
-            let (mut passed, mut graded_n, mut errors, mut score_sum, mut max_score) = (0, 0, 0, 0.0, 0);
+            let (mut passed, mut graded_n, mut errors, mut score_sum, mut max_score, mut full_marks) = (0, 0, 0, 0.0, 0, 0);
             for s in subs {
                 let (mut score, mut max) = (0, 0);
                 for c in s.result.checks.iter().filter(|c| c.step == step) {
@@ -189,6 +192,7 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
                 }
                 score_sum += f64::from(score);
                 max_score = max_score.max(max);
+                full_marks += usize::from(max > 0 && score == max);
             }
             StepStats {
                 step,
@@ -197,6 +201,7 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
                 graded: graded_n,
                 errors,
                 pass_rate: ratio(passed as f64, graded_n),
+                full_marks,
                 mean_score: ratio(score_sum, subs.len()).unwrap_or(0.0),
                 max_score,
             }
