@@ -142,7 +142,7 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
         return Err(t!(Run::NothingToSave));
     }
     let params = Params::resolve(&spec, args.params_file.as_deref(), &args.params)?;
-    let dirs = submissions(args, &spec)?;
+    let (dirs, left_out) = submissions(args, &spec)?;
     if args.save_probe.is_some() && dirs.len() > 1 {
         return Err("--save-probe records one submission; give one directory".into());
     }
@@ -160,7 +160,7 @@ fn graded(args: &GradeArgs) -> Result<u8, String> {
     timings.lap("write the report");
     let file_opts = report::Options { color: false, ..ropts };
     write_report_files(args, &results, &file_opts)?;
-    let problems = out.map(|o| o.write(&dirs, &results, &file_opts)).unwrap_or_default();
+    let problems = out.map(|o| o.write(&dirs, &results, &left_out, &file_opts)).unwrap_or_default();
     timings.lap("write the report files");
     if !problems.is_empty() {
         return Err(problems.join("\n"));
@@ -271,14 +271,17 @@ fn written_as_is(path: &std::path::Path) -> bool {
 
 /// The submissions to grade: the directories given, every one under `--batch`, or the
 /// spec's default.
-fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
+/// The folders to grade, and the entries of `--batch`'s folder left out.
+fn submissions(args: &GradeArgs, spec: &Spec) -> Result<(Vec<PathBuf>, Vec<batch::LeftOut>), String> {
     let mut dirs = args.dirs.clone();
+    let mut left_out = Vec::new();
     if let Some(parent) = &args.batch {
-        let found = batch::submissions_in(parent)?;
+        let (found, left) = batch::submissions_in(parent)?;
         if found.is_empty() {
             return Err(format!("{} has no submission directories", shown(parent)));
         }
         dirs.extend(found);
+        left_out = left;
     }
     if dirs.is_empty() {
         match &spec.default_submission {
@@ -294,5 +297,5 @@ fn submissions(args: &GradeArgs, spec: &Spec) -> Result<Vec<PathBuf>, String> {
             return Err(t!(Run::NotAFolder, dir = shown(d)));
         }
     }
-    Ok(dirs)
+    Ok((dirs, left_out))
 }

@@ -9,42 +9,53 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Every subdirectory of `parent`, sorted by name. Hidden ones (`.git`) are left out,
-/// and named in one line on stderr, so that a submission whose name starts with a dot
-/// is not dropped unseen; so are files. A symbolic link is not followed, and said so on stderr: in an
-/// upload area it could lend a student another's submission (or any directory) as
-/// their own.
-pub fn submissions_in(parent: &Path) -> Result<Vec<PathBuf>, String> {
+/// An entry of a batch folder that is not graded, and why: said on stderr and in the
+/// class files, so that a submission handed in as a file is not dropped unseen.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LeftOut {
+    pub name: String,
+    pub why: &'static str,
+}
+
+/// Every subdirectory of `parent`, sorted by name, and the entries left out: hidden ones
+/// (`.git`), files, and symbolic links, which are not followed (in an upload area one
+/// could lend a student another's submission, or any directory, as their own). Those
+/// left out are named on stderr too.
+pub fn submissions_in(parent: &Path) -> Result<(Vec<PathBuf>, Vec<LeftOut>), String> {
     let entries = std::fs::read_dir(parent).map_err(|e| format!("cannot list {}: {e}", crate::display::path(parent)))?;
     let mut dirs: Vec<PathBuf> = Vec::new();
-    let mut hidden: Vec<String> = Vec::new();
-    // Files beside the submissions (an upload left zipped, a README): named once, so
-    // that a submission handed in as a file is not dropped unseen.
-    let mut files: Vec<String> = Vec::new();
+    let mut left_out: Vec<LeftOut> = Vec::new();
     for e in entries.flatten() {
+        let name = crate::display::path(Path::new(&e.file_name()));
         let hidden_name = e.file_name().to_string_lossy().starts_with('.');
-        match e.file_type() {
-            Ok(t) if t.is_dir() && hidden_name => hidden.push(crate::display::path(Path::new(&e.file_name()))),
-            Ok(_) if hidden_name => {}
-            Ok(t) if t.is_dir() => dirs.push(e.path()),
-            Ok(t) if t.is_symlink() => eprintln!(
-                "labcheck: skipped {}: a symbolic link, not a submission directory of its own",
-                crate::display::path(&e.path())
-            ),
-            _ => files.push(crate::display::path(Path::new(&e.file_name()))),
+        let why = match e.file_type() {
+            Ok(t) if t.is_dir() && hidden_name => HIDDEN,
+            Ok(_) if hidden_name => continue,
+            Ok(t) if t.is_dir() => {
+                dirs.push(e.path());
+                continue;
+            }
+            Ok(t) if t.is_symlink() => {
+                eprintln!("labcheck: skipped {}: a symbolic link, not a submission directory of its own", crate::display::path(&e.path()));
+                "a symbolic link (not followed)"
+            }
+            _ => NOT_A_FOLDER,
+        };
+        left_out.push(LeftOut { name, why });
+    }
+    left_out.sort_by(|a, b| a.name.cmp(&b.name));
+    for (why, said) in [(HIDDEN, "skipped hidden directories (not graded)"), (NOT_A_FOLDER, "skipped what is not a directory (not graded)")] {
+        let names: Vec<&str> = left_out.iter().filter(|l| l.why == why).map(|l| l.name.as_str()).collect();
+        if !names.is_empty() {
+            eprintln!("labcheck: {said}: {}", names.join(", "));
         }
     }
-    if !hidden.is_empty() {
-        hidden.sort();
-        eprintln!("labcheck: skipped hidden directories (not graded): {}", hidden.join(", "));
-    }
-    if !files.is_empty() {
-        files.sort();
-        eprintln!("labcheck: skipped what is not a directory (not graded): {}", files.join(", "));
-    }
     dirs.sort();
-    Ok(dirs)
+    Ok((dirs, left_out))
 }
+
+const HIDDEN: &str = "a hidden folder";
+const NOT_A_FOLDER: &str = "not a folder";
 
 /// A progress bar on a terminal, none in CI logs or pipes.
 fn progress(n: usize) -> Option<ProgressBar> {

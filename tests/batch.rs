@@ -126,10 +126,17 @@ fn a_batch_says_what_it_leaves_out() {
     std::fs::write(parent.path().join(".DS_Store"), "").unwrap();
     std::fs::write(parent.path().join("frank.zip"), "PK").unwrap();
     std::os::unix::fs::symlink(parent.path().join("alice"), parent.path().join("eve")).unwrap();
-    let res = Grade::batch(parent.path()).no_envoy().text().command().output().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let res = Grade::batch(parent.path()).no_envoy().text().args(&["--out", out.path().to_str().unwrap()]).command().output().unwrap();
     let stdout = String::from_utf8_lossy(&res.stdout);
     let stderr = String::from_utf8_lossy(&res.stderr);
     assert!(stdout.contains("3 submissions"), "{stdout}");
+    // The class files name them too: the instructor's gradebook does not just lack them.
+    let class: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("class.json")).unwrap()).unwrap();
+    let left: Vec<(&str, &str)> = class["left_out"].as_array().unwrap().iter().map(|l| (l["name"].as_str().unwrap(), l["why"].as_str().unwrap())).collect();
+    assert_eq!(left, [(".dave", "a hidden folder"), (".git", "a hidden folder"), ("eve", "a symbolic link (not followed)"), ("frank.zip", "not a folder")]);
+    let html = std::fs::read_to_string(out.path().join("class.html")).unwrap();
+    assert!(html.contains("Left out, not graded") && html.contains("frank.zip (not a folder)"), "{html}");
     assert!(stderr.contains("skipped hidden directories (not graded): .dave, .git\n"), "{stderr}");
     assert!(stderr.contains("eve: a symbolic link, not a submission directory of its own"), "{stderr}");
     assert!(!stderr.contains(".DS_Store"), "hidden files are no submissions to mention: {stderr}");

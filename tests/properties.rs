@@ -130,7 +130,7 @@ fn check_all(results: &[SubmissionResult]) {
 
     let names: Vec<String> = results.iter().map(|r| r.submission.clone()).collect();
     let subs: Vec<Submission> = results.iter().zip(&names).map(|(r, n)| Submission { name: n, report: "r", result: r }).collect();
-    for (name, content) in class::files(&subs).unwrap() {
+    for (name, content) in class::files(&subs, &[]).unwrap() {
         match name {
             "class.json" => {
                 let v: serde_json::Value = serde_json::from_str(&content).unwrap();

@@ -116,6 +116,10 @@ fn header(out: &mut String, s: &ClassStats) {
     for (name, dd) in items {
         let _ = writeln!(out, "<div><dt>{name}</dt> {dd}</div>");
     }
+    if !s.left_out.is_empty() {
+        let said: Vec<String> = s.left_out.iter().map(|l| format!("<span data-name=\"{}\">{} ({})</span>", esc(&l.name), esc(&l.name), esc(l.why))).collect();
+        let _ = writeln!(out, "<div class=\"left-out\"><dt>Left out, not graded</dt> <dd data-field=\"left_out\">{}</dd></div>", said.join(", "));
+    }
     out.push_str("</dl>\n</header>\n");
 }
 

@@ -8,7 +8,7 @@
 //! "submission_scores": [{"name", "report", "score", "max_score", "status"}],
 //! "steps": [{"step", "title", "passed", "graded", "errors", "pass_rate", "full_marks", "mean_score", "max_score"}],
 //! "checks": [{"id", "step", "title", "passed", "failed", "errors", "skipped", "pass_rate",
-//! "wrong_values": [{"value", "count"}]}]}`.
+//! "wrong_values": [{"value", "count"}]}], "left_out": [{"name", "why"}]}`.
 //! A skipped check is not graded, and a check the grader could not evaluate (an error)
 //! is no student's failure: pass rates are passed / (passed + failed). A wrong value
 //! is what a failed check found in a student's file. A submission's `name` is its
@@ -29,8 +29,10 @@ pub use stats::{
 pub const FILES: [&str; 4] = ["class.json", "class.csv", "class.html", "scores.csv"];
 
 /// Every class file's name and content, in the order of [`FILES`].
-pub fn files(subs: &[Submission]) -> std::io::Result<Vec<(&'static str, String)>> {
-    let stats = stats(subs);
+/// `left_out`: the entries of `--batch`'s folder not graded, which class.json and
+/// class.html name.
+pub fn files(subs: &[Submission], left_out: &[crate::batch::LeftOut]) -> std::io::Result<Vec<(&'static str, String)>> {
+    let stats = ClassStats { left_out: left_out.to_vec(), ..stats(subs) };
     let contents = [serde_json::to_string_pretty(&stats)? + "\n", csv::render(&stats)?, html::render(&stats), scores::render(subs)?];
     Ok(FILES.into_iter().zip(contents).collect())
 }

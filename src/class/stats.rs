@@ -29,6 +29,8 @@ pub struct ClassStats {
     pub submission_scores: Vec<SubmissionScore>,
     pub steps: Vec<StepStats>,
     pub checks: Vec<CheckStats>,
+    /// The entries of `--batch`'s folder not graded (a file, a hidden folder, a link).
+    pub left_out: Vec<crate::batch::LeftOut>,
 }
 
 /// Total scores; `None` (null) only for an empty batch.
@@ -124,6 +126,7 @@ pub fn stats(subs: &[Submission]) -> ClassStats {
         submission_scores,
         steps: steps(subs),
         checks: checks(subs),
+        left_out: Vec::new(),
     }
 }
 

@@ -59,7 +59,7 @@ impl Out {
     /// Every report of every submission, then the class files and the gradebook, then
     /// the manifest; what an earlier run wrote and this one did not is removed. Returns
     /// what could not be written, one sentence each: the rest is written all the same.
-    pub fn write(&self, dirs: &[PathBuf], results: &[SubmissionResult], opts: &report::Options) -> Vec<String> {
+    pub fn write(&self, dirs: &[PathBuf], results: &[SubmissionResult], left_out: &[crate::batch::LeftOut], opts: &report::Options) -> Vec<String> {
         if let Err(e) = std::fs::create_dir_all(&self.dir) {
             return vec![format!("cannot create {}: {e}", shown(&self.dir))];
         }
@@ -79,7 +79,7 @@ impl Out {
             .zip(results)
             .map(|((name, report), result)| crate::class::Submission { name, report, result })
             .collect();
-        match crate::class::files(&subs) {
+        match crate::class::files(&subs, left_out) {
             Ok(class) => {
                 for (name, content) in class {
                     self.put(name, content.as_bytes(), &mut written, &mut problems);
