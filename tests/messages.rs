@@ -197,6 +197,21 @@ fn a_node_saved_as_a_list_is_said_to_be_one() {
     says(&c, "node.matches_bootstrap", &["`.` is a list where a map is expected"]);
 }
 
+/// A node whose key is misspelt, and a whole bootstrap saved as the node, are said as
+/// such, not as "the rest of the node Envoy reports".
+#[test]
+fn a_node_with_a_misspelt_key_or_the_whole_bootstrap_is_said_so() {
+    let c = Copy::sample();
+    let node = c.read("06-node.json").replacen("\"cluster\"", "\"clsuter\"", 1);
+    c.write("06-node.json", &node);
+    says(&c, "node.fields", &["a key there looks like id, cluster or metadata misspelt"]);
+    assert!(!why(&c, "node.fields").contains("the rest of the node"));
+    let c = Copy::sample();
+    let boot = serde_json::to_string(&serde_yaml::from_str::<serde_json::Value>(&c.read("bootstrap.yaml")).unwrap()).unwrap();
+    c.write("06-node.json", &boot);
+    says(&c, "node.fields", &["those are the fields of a whole bootstrap"]);
+}
+
 #[test]
 fn a_renamed_static_cluster_is_said_once() {
     let c = Copy::sample();
