@@ -58,10 +58,7 @@ impl Diagnosis {
         let has = |n: &usize| lines.get(n.wrapping_sub(1)).is_some_and(|l| l.chars().any(|c| plain_char(c).is_some()));
         let mut blamed: Vec<usize> = check.kind.lines_used(cx, &plain_cx, &passed).into_iter().filter(has).collect();
         blamed.truncate(MAX_LINES_NAMED);
-        let c = match blamed.first() {
-            Some(n) => lines[n - 1].chars().find(|c| plain_char(*c).is_some())?,
-            None => text.chars().find(|c| plain_char(*c).is_some())?,
-        };
+        let c = suspect(blamed.first().map_or(text, |n| lines[n - 1]))?;
         let numbers: Vec<String> = blamed.iter().map(usize::to_string).collect();
         let what = describe(c);
         Some(match numbers.as_slice() {
@@ -106,6 +103,21 @@ fn plain_char(c: char) -> Option<Option<char>> {
     }
 }
 
+/// The look-alike to name in `text`: one beside an ASCII letter or digit (the Cyrillic
+/// `а` of `vаlidate`) or one that is no letter, before a letter of a word in another
+/// script (`Проверка`) or a byte order mark at the start; else the first.
+fn suspect(text: &str) -> Option<char> {
+    let chars: Vec<char> = text.chars().collect();
+    let ascii_beside = |i: usize| [i.checked_sub(1), i.checked_add(1)].into_iter().flatten().any(|j| chars.get(j).is_some_and(char::is_ascii_alphanumeric));
+    let likely = |i: usize, c: char| match c {
+        '\u{FEFF}' => i > 0,
+        _ if LETTERS.iter().any(|(l, _)| *l == c) => ascii_beside(i),
+        _ => true,
+    };
+    let look_alikes = || chars.iter().copied().enumerate().filter(|(_, c)| plain_char(*c).is_some());
+    look_alikes().find(|(i, c)| likely(*i, *c)).or_else(|| look_alikes().next()).map(|(_, c)| c)
+}
+
 fn made_plain(line: &str) -> String {
     line.chars().filter_map(|c| plain_char(c).unwrap_or(Some(c))).collect()
 }
@@ -134,6 +146,15 @@ mod tests {
         assert_eq!(made_plain("svc：15012"), "svc:15012");
         assert_eq!(made_plain("－　x—y−z"), "- x-y-z");
         assert_eq!(made_plain("启动失败。"), "启动失败。");
+    }
+
+    #[test]
+    fn the_look_alike_named_is_the_one_among_ascii() {
+        assert_eq!(suspect("- Проверка: envoy --mode v\u{0430}lidate"), Some('\u{0430}'));
+        assert_eq!(suspect("\u{FEFF}role=s\u{0456}decar"), Some('\u{0456}'));
+        assert_eq!(suspect("typo_rc＝1"), Some('＝'));
+        assert_eq!(suspect("Проверка"), Some('р'));
+        assert_eq!(suspect("plain"), None);
     }
 
     #[test]

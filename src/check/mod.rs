@@ -10,7 +10,7 @@ use crate::derive::Env;
 use crate::display::{safe, safe_max, value_text};
 use crate::result::{CheckResult, Status};
 use crate::lang::{checks::Checks, t};
-use crate::slot::{Slot, Unavailable};
+use crate::slot::Slot;
 use crate::source::artifacts::Artifact;
 use crate::spec::{Check, Format};
 use serde_json::Value;
@@ -104,11 +104,14 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
     if let Some(said) = unreadable {
         // A copy of an earlier step's file, mistake and all: charged there, once (or, when
         // that step is not graded, here: `grade::charge`).
-        if reads_data && let Some(by) = &cx.artifact.copies {
-            let why = t!(Checks::CopiedMistake, file = check.file, by = by, said = said);
-            return dress(check, Verdict::unavailable(&Unavailable::student(why).of_file(by)));
-        }
-        let mut r = dress(check, Verdict::fail(said));
+        let (said, because_of) = match &cx.artifact.copies {
+            Some(by) if reads_data => {
+                let why = t!(Checks::CopiedMistake, file = check.file, by = by, said = said);
+                (why.clone(), Some((vec![by.clone()], why)))
+            }
+            _ => (said, None),
+        };
+        let mut r = dress(check, Verdict { because_of, ..Verdict::fail(said) });
         r.file_problem = Some(check.file.clone());
         r.saved_as = cx.artifact.near().map(|n| n.path().to_string());
         return r;

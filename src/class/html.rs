@@ -128,7 +128,7 @@ fn step_ranges(steps: impl Iterator<Item = u32>) -> String {
     let mut runs: Vec<(u32, u32)> = Vec::new();
     for n in steps {
         match runs.last_mut() {
-            Some((_, end)) if *end + 1 == n => *end = n,
+            Some((_, end)) if end.checked_add(1) == Some(n) => *end = n,
             _ => runs.push((n, n)),
         }
     }

@@ -74,8 +74,8 @@ pub struct StepStats {
     pub errors: usize,
     /// passed / graded: of checks, so a step of many checks weighs a missing file more.
     pub pass_rate: Option<f64>,
-    /// Submissions that scored every point of this step (of a maximum above 0): of
-    /// students, where the rate is of checks.
+    /// Submissions that scored the step's maximum (above 0): of students, where the
+    /// rate is of checks.
     pub full_marks: usize,
     /// Over all submissions, each scoring the points of its checks in this step.
     pub mean_score: f64,
@@ -183,7 +183,8 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
     titles
         .into_iter()
         .map(|(step, title)| {
-            let (mut passed, mut graded_n, mut errors, mut score_sum, mut max_score, mut full_marks) = (0, 0, 0, 0.0, 0, 0);
+            let (mut passed, mut graded_n, mut errors, mut score_sum, mut max_score) = (0, 0, 0, 0.0, 0);
+            let mut scores = Vec::with_capacity(subs.len());
             for s in subs {
                 let (mut score, mut max) = (0, 0);
                 for c in s.result.checks.iter().filter(|c| c.step == step) {
@@ -195,8 +196,11 @@ fn steps(subs: &[Submission]) -> Vec<StepStats> {
                 }
                 score_sum += f64::from(score);
                 max_score = max_score.max(max);
-                full_marks += usize::from(max > 0 && score == max);
+                scores.push(score);
             }
+            // Of the step's maximum, not each submission's own: a check not graded for
+            // one (another step charges its mistake) lowers that one's alone.
+            let full_marks = scores.iter().filter(|s| max_score > 0 && **s == max_score).count();
             StepStats {
                 step,
                 title: title.to_string(),

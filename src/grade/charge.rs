@@ -16,12 +16,13 @@ use std::collections::HashMap;
 pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> bool) {
     let file_of = |id: &str| spec.checks.iter().find(|c| c.id == id).map(|c| c.file.as_str());
     // For each failing check another file keeps from a verdict: the check of that file
-    // that fails for it.
+    // that fails for it, one of a graded step if there is one.
     let chargers: Vec<Option<usize>> = checks
         .iter()
         .map(|c| {
             let charge = c.charged_by.as_ref()?;
-            checks.iter().position(|d| d.step != c.step && d.status == Status::Fail && d.charged_by.is_none() && file_of(&d.id).is_some_and(|f| charge.files.iter().any(|x| x == f)))
+            let of_that_file = |d: &CheckResult| d.step != c.step && d.status == Status::Fail && d.charged_by.is_none() && file_of(&d.id).is_some_and(|f| charge.files.iter().any(|x| x == f));
+            checks.iter().position(|d| of_that_file(d) && graded(d.step)).or_else(|| checks.iter().position(of_that_file))
         })
         .collect();
     // A charger not graded: its mistake is charged by the first check it fails in the
@@ -54,6 +55,8 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> 
         c.status = Status::Skip;
         c.points = 0;
         c.max_points = 0;
+        // Its file's problem is charged there, not said here as this step's.
+        c.file_problem = None;
         c.message = crate::display::safe_max(&t!(Checks::NotGradedSee, message = reason, id = id, step = step), 1000);
     }
 }
