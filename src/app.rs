@@ -269,9 +269,8 @@ fn written_as_is(path: &std::path::Path) -> bool {
     special || path.starts_with("/dev") || path.starts_with("/proc")
 }
 
-/// The submissions to grade: the directories given, every one under `--batch`, or the
-/// spec's default.
-/// The folders to grade, and the entries of `--batch`'s folder left out.
+/// The submissions to grade (the directories given, every one under `--batch`, or the
+/// spec's default), and the entries of `--batch`'s folder left out.
 fn submissions(args: &GradeArgs, spec: &Spec) -> Result<(Vec<PathBuf>, Vec<batch::LeftOut>), String> {
     let mut dirs = args.dirs.clone();
     let mut left_out = Vec::new();
