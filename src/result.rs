@@ -65,6 +65,9 @@ pub struct Charge {
     pub files: Vec<String>,
     /// The reason, as the lead-less sentence of the value that is missing.
     pub reason: String,
+    /// The check is not graded already (a `blame: elsewhere` value of the spec), rather
+    /// than failing until a check of those files is found to charge it.
+    pub skipped: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -319,6 +319,16 @@ fn a_step_alone_is_charged_what_an_ungraded_step_would_charge() {
             assert!(has(&alone, *step, "fail") && !has(&alone, *step, "skip"), "--step {step}: {:?}", statuses(&alone, *step));
         }
     }
+    // A check the spec says is not graded for step 4's mistake (no ADS cluster_name in
+    // either file) is graded in step 5 when step 4 is not.
+    let no_ads_name = Copy::sample();
+    no_ads_name.edit("bootstrap.yaml", "    grpc_services:\n    - envoy_grpc:\n        cluster_name: xds-grpc\n", "");
+    no_ads_name.edit("boot-typo.yaml", "    grpc_services:\n    - envoy_grpc:\n        cluster_name: istiod-xds\n", "");
+    let full = no_ads_name.grade().launch().run();
+    assert_eq!(full.status("typo.ads_cluster"), "skip", "{}", full.message("typo.ads_cluster"));
+    let alone = no_ads_name.grade().launch().args(&["--step", "5"]).run();
+    assert_eq!(alone.status("typo.ads_cluster"), "fail", "{}", alone.message("typo.ads_cluster"));
+    assert!(alone.message("typo.ads_cluster").contains("has no ADS cluster_name"), "{}", alone.message("typo.ads_cluster"));
     // Charged once: in step 5, the first step graded that needs bootstrap.yaml.
     let both = no_bootstrap.grade().launch().args(&["--step", "5-6"]).run();
     assert!(has(&both, 5, "fail") && !has(&both, 6, "fail"), "{:?}", statuses(&both, 6));

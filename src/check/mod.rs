@@ -198,7 +198,15 @@ fn dress(check: &Check, v: Verdict) -> CheckResult {
         // Only other files: a check of its own file's missing value fails for it.
         saved_as: None,
         charged_by: match &v.because_of {
-            Some((files, reason)) if v.status == Status::Fail && !files.contains(&check.file) => Some(crate::result::Charge { files: files.clone(), reason: reason.clone() }),
+            Some((files, reason)) if v.status == Status::Fail && !files.contains(&check.file) => {
+                Some(crate::result::Charge { files: files.clone(), reason: reason.clone(), skipped: false })
+            }
+            // Not graded for a mistake of another file: graded here after all when the
+            // step that charges it is not graded (`grade::charge`).
+            Some((files, reason)) if v.status == Status::Skip => {
+                let others: Vec<String> = files.iter().filter(|f| **f != check.file).cloned().collect();
+                (!others.is_empty()).then(|| crate::result::Charge { files: others, reason: reason.clone(), skipped: true })
+            }
             _ => None,
         },
     }

@@ -51,7 +51,7 @@ impl Verdict {
             Blame::Grader => (Status::Error, Checks::CouldNotCheck),
             Blame::Skip => (Status::Skip, Checks::Skipped),
         };
-        let because_of = (u.blame == Blame::Student && !u.files.is_empty()).then(|| (u.files.clone(), u.message.clone()));
+        let because_of = (matches!(u.blame, Blame::Student | Blame::Elsewhere) && !u.files.is_empty()).then(|| (u.files.clone(), u.message.clone()));
         Verdict { status, message: t!(lead, message = crate::lang::clause(&u.message)), because_of, ..Verdict::pass() }
     }
 

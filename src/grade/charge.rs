@@ -12,7 +12,9 @@ use std::collections::HashMap;
 /// step, fails: that check charges the mistake. When that step is not graded in this
 /// run (`--step`), the mistake is charged where it first fails in the steps graded, and
 /// not again in a later one: a run that leaves out the step of a file never scores a
-/// step that needs the file as passed.
+/// step that needs the file as passed. A check the spec already says is not graded for
+/// a mistake of another file (a `blame: elsewhere` value) is graded, as failing, in
+/// that first step too.
 pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> bool) {
     let file_of = |id: &str| spec.checks.iter().find(|c| c.id == id).map(|c| c.file.as_str());
     // For each failing check another file keeps from a verdict: the check of that file
@@ -35,17 +37,30 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> 
             }
         }
     }
-    let charging: Vec<(usize, usize)> = chargers
-        .iter()
-        .enumerate()
-        .filter_map(|(i, by)| {
-            let by = (*by)?;
-            match first.get(&by) {
-                None => Some((i, by)),
-                Some(&f) => (checks[i].step != checks[f].step).then_some((i, f)),
-            }
-        })
-        .collect();
+    // Each check charged elsewhere, and by which; and those not graded already that are
+    // graded here after all, their charger's step being left out.
+    let mut charging: Vec<(usize, usize)> = Vec::new();
+    let mut graded_here: Vec<usize> = Vec::new();
+    for (i, by) in chargers.iter().enumerate() {
+        let Some(by) = *by else { continue };
+        let skipped = checks[i].charged_by.as_ref().is_some_and(|c| c.skipped);
+        match first.get(&by) {
+            // Said as not graded where it was decided.
+            None if skipped => {}
+            None => charging.push((i, by)),
+            Some(&f) if checks[i].step != checks[f].step => charging.push((i, f)),
+            Some(_) if skipped => graded_here.push(i),
+            Some(_) => {}
+        }
+    }
+    for &i in &graded_here {
+        let points = spec.checks.iter().find(|d| d.id == checks[i].id).map_or(0, |d| d.points);
+        let c = &mut checks[i];
+        let reason = c.charged_by.as_ref().map(|ch| ch.reason.clone()).unwrap_or_default();
+        c.status = Status::Fail;
+        c.max_points = points;
+        c.message = crate::display::safe_max(&t!(Checks::CannotCheck, message = crate::lang::clause(&reason)), 1000);
+    }
     let said: Vec<(usize, String, u32, String)> = charging
         .into_iter()
         .map(|(i, by)| (i, checks[by].id.clone(), checks[by].step, checks[i].charged_by.as_ref().map(|c| c.reason.clone()).unwrap_or_default()))
