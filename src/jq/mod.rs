@@ -9,6 +9,7 @@
 pub mod convert;
 mod fast_std;
 mod fromyaml;
+mod read_as;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{data, Compiler, Ctx, Vars};
@@ -162,7 +163,7 @@ fn compile(code: &str, globals: &[String]) -> Result<jaq_core::Filter<Data>, Vec
         .map_err(|errs| load_errors(code, errs))?;
     let vars: Vec<String> = globals.iter().map(|g| format!("${g}")).collect();
     Compiler::default()
-        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()).chain(fromyaml::natives()).chain(fast_std::natives()))
+        .with_funs(jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs()).chain(crate::source::gotemplate::natives()).chain(fromyaml::natives()).chain(read_as::natives()).chain(fast_std::natives()))
         .with_global_vars(vars.iter().map(|s| s.as_str()))
         .compile(modules)
         .map_err(|errs| {
