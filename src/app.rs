@@ -180,7 +180,7 @@ fn refuse_writing_into(args: &GradeArgs, dirs: &[PathBuf]) -> Result<(), String>
         refuse("--save-probe", p, dirs)?;
     }
     if args.format == report::Format::Github
-        && let Some(p) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
+        && let Some(p) = report::step_summary::path()
     {
         refuse("GITHUB_STEP_SUMMARY", std::path::Path::new(&p), dirs)?;
     }

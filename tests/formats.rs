@@ -6,6 +6,7 @@ use quick_xml::events::Event;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
 
 /// A broken copy with a failure, an error (Envoy missing) and skips (no live checks).
 fn graded(format: &str, audience: &str) -> (String, Graded) {
@@ -183,4 +184,28 @@ fn a_github_annotation_points_at_a_file_saved_under_a_near_name() {
     std::fs::rename(c.file("bootstrap.yaml"), c.file("bootstrap.yml")).unwrap();
     let g = c.grade().no_envoy().text().args(&["--format", "github"]).current_dir(c.path()).run();
     assert!(g.stdout.contains("::error file=bootstrap.yml,title=bootstrap.exists::bootstrap.yaml is missing, but there is bootstrap.yml"), "{}", g.stdout);
+}
+
+#[test]
+fn the_annotation_for_those_github_drops_says_where_the_rest_are() {
+    let parent = tempfile::tempdir().unwrap();
+    for n in 0..3 {
+        std::fs::create_dir(parent.path().join(format!("s{n}"))).unwrap();
+    }
+    let more = |summary: Option<&Path>| {
+        let mut g = Grade::batch(parent.path()).no_envoy().text().args(&["--format", "github"]);
+        if let Some(s) = summary {
+            g = g.env("GITHUB_STEP_SUMMARY", s.to_str().unwrap());
+        }
+        let out = g.run().stdout;
+        let last = out.lines().filter(|l| l.starts_with("::error")).last().unwrap().to_string();
+        assert_eq!(out.lines().filter(|l| l.starts_with("::error")).count(), 10, "{out}");
+        last
+    };
+    // Outside GitHub Actions there is no job summary to point to.
+    assert!(more(None).ends_with("more (GitHub shows ten annotations of a kind a step); labcheck --format text lists them all"), "{}", more(None));
+    let out = tempfile::tempdir().unwrap();
+    let summary = out.path().join("summary.md");
+    assert!(more(Some(&summary)).ends_with("the job's summary and the report list them all"));
+    assert!(std::fs::read_to_string(&summary).unwrap().contains("s2"));
 }

@@ -309,3 +309,17 @@ fn a_missing_key_line_fails_even_where_its_value_is_not_derived() {
         assert_eq!(g.status(id), "skip", "{id}: {}", g.message(id));
     }
 }
+
+/// A spec sentence said instead of the check's own keeps the look-alike note: what a
+/// character is stays true whatever the spec says.
+#[test]
+fn a_sentence_said_instead_keeps_the_look_alike_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.yaml");
+    std::fs::write(&spec, "lab: one\ntitle: One\nsteps:\n  1: one\nparams:\n  word: {default: hello}\nchecks:\n  - id: word\n    step: 1\n    title: greeting= is the word\n    kind: kv_line\n    file: kv.txt\n    key: greeting\n    expect: '$word'\n    explain:\n      - {if: 'true', say: greeting= is not the word, instead: true}\n").unwrap();
+    let c = Copy { dir: tempfile::tempdir().unwrap() };
+    c.write("kv.txt", "greeting=hell\u{043E}\n");
+    let g = c.grade().no_params().args(&["--spec", spec.to_str().unwrap()]).arg("--no-live").run();
+    let m = g.message("word");
+    assert!(m.starts_with("greeting= is not the word") && m.contains("line 1 has `о` (U+043E), a Cyrillic letter that looks like `o`"), "{m}");
+}

@@ -126,6 +126,10 @@ pub fn run(check: &Check, cx: &Cx, diagnosis: &Diagnosis) -> CheckResult {
         && let Some(e) = check.explain.iter().find(|e| e.instead && cx.env.holds(e.when, v.found.as_ref(), v.expected.as_ref()))
     {
         v.message = with_found(&e.say, &v);
+        // What a look-alike character is stays true whatever the spec says instead.
+        if let Some(note) = diagnosis.note(check, cx) {
+            v.add(&note);
+        }
         return dress(check, v);
     }
     if let (Status::Fail, true, Some(why)) = (v.status, v.wrong_value, &check.why) {

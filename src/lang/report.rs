@@ -40,6 +40,12 @@ catalog! {
             ko: "여기에 보이지 않는 {n}개가 더 있습니다(GitHub는 한 단계에 종류마다 주석을 10개까지만 보여 줍니다). 작업 요약과 보고서에 모두 나옵니다",
             zh: "还有 {n} 项未在此显示（GitHub 每个步骤每种注释只显示 10 条）：作业摘要和报告中列出了全部",
         }
+        /// The same, where no job summary is written (outside GitHub Actions).
+        MoreAnnotationsNoSummary {
+            en: "Not shown here: {n} more (GitHub shows ten annotations of a kind a step); labcheck --format text lists them all",
+            ko: "여기에 보이지 않는 {n}개가 더 있습니다(GitHub는 한 단계에 종류마다 주석을 10개까지만 보여 줍니다). labcheck --format text 로 모두 볼 수 있습니다",
+            zh: "还有 {n} 项未在此显示（GitHub 每个步骤每种注释只显示 10 条）：labcheck --format text 会列出全部",
+        }
         Score {
             en: "Score {score}/{max} points: of the checks, {pass} passed, {fail} failed, {error} could not be checked, {skip} skipped",
             ko: "점수 {score}/{max}점: 검사 중 {pass}개 통과, {fail}개 실패, {error}개 확인 불가, {skip}개 건너뜀",

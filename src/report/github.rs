@@ -38,7 +38,9 @@ pub fn render(results: &[SubmissionResult], _student: &View) -> String {
             let _ = writeln!(out, "::{} {}::{}", a.command, a.props.join(","), data(&a.message));
         }
         if total > room {
-            let _ = writeln!(out, "::{command} title=labcheck::{}", data(&t!(Report::MoreAnnotations, n = total - room)));
+            let n = total - room;
+            let more = if super::step_summary::path().is_some() { t!(Report::MoreAnnotations, n = n) } else { t!(Report::MoreAnnotationsNoSummary, n = n) };
+            let _ = writeln!(out, "::{command} title=labcheck::{}", data(&more));
         }
     }
     for r in results {

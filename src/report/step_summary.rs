@@ -16,10 +16,15 @@ const LIMIT: u64 = 1024 * 1024;
 /// many submissions as fit within GitHub's limit (with what the file holds already),
 /// then a line saying how many more there are.
 pub fn append(results: &[SubmissionResult], student: &View) -> std::io::Result<()> {
-    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else { return Ok(()) };
+    let Some(path) = path() else { return Ok(()) };
     let mut file = std::fs::OpenOptions::new().append(true).create(true).open(path)?;
     let room = LIMIT.saturating_sub(file.metadata()?.len());
     file.write_all(fitted(results, student, room).as_bytes())
+}
+
+/// The job summary's file, when GitHub Actions names one.
+pub fn path() -> Option<std::ffi::OsString> {
+    std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())
 }
 
 /// The summary of each submission while they fit in `room` bytes, keeping room for the
