@@ -323,3 +323,15 @@ fn a_sentence_said_instead_keeps_the_look_alike_note() {
     let m = g.message("word");
     assert!(m.starts_with("greeting= is not the word") && m.contains("line 1 has `о` (U+043E), a Cyrillic letter that looks like `o`"), "{m}");
 }
+
+/// A duration written as an object is shown as found in seconds with its nanos as
+/// digits, not in float form (`1e-7s`).
+#[test]
+fn a_duration_object_is_shown_as_seconds() {
+    for (written, shown) in [("{nanos: 100}", "0.0000001s"), ("{seconds: 15, nanos: 5000000}", "15.005s")] {
+        let c = Copy::sample();
+        c.edit("bootstrap.yaml", "initial_fetch_timeout: 0s", &format!("initial_fetch_timeout: {written}"));
+        let g = c.grade().no_envoy().run();
+        assert_eq!(g.check("bootstrap.cds_timeout")["found"], shown, "{written}");
+    }
+}
