@@ -358,7 +358,7 @@ fn sigterm_stops_the_launched_envoy() {
 esac"#,
     );
     let c = Copy::sample();
-    let mut child = c.grade().launch().std_command_with(Some(&wrapper)).spawn().unwrap();
+    let mut child = c.grade().launch().std_command_with(Some(&wrapper)).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let start = Instant::now();
     let envoy_pid = loop {
         if let Some(pid) = wrapper.starts().iter().find(|l| l.ends_with(" envoy")).and_then(|l| l.split(' ').next()?.parse::<i32>().ok()) {
@@ -370,8 +370,10 @@ esac"#,
     std::thread::sleep(Duration::from_millis(300));
     assert!(alive(envoy_pid), "Envoy should be running now");
     unsafe { libc_kill(child.id() as i32, 15) };
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(128 + 15));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(128 + 15));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.ends_with("labcheck: stopped by SIGTERM before the report was written; every Envoy it started is stopped\n"), "{said}");
     let start = Instant::now();
     while alive(envoy_pid) && start.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(20));

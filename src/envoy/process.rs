@@ -47,6 +47,9 @@ pub fn install_signal_handlers() {
                 // signals or reaps a child, or makes a directory, after this.
                 let (mut c, mut d) = (children(), dirs());
                 stop_locked(&mut c, &mut d);
+                // Else a CI log shows a run that ended with no report and no reason.
+                let name = match sig { SIGINT => "SIGINT", SIGTERM => "SIGTERM", _ => "SIGHUP" };
+                eprintln!("labcheck: {}", crate::lang::t!(crate::lang::run::Run::Interrupted, signal = name));
                 std::process::exit(128 + sig);
             }
         });

@@ -20,6 +20,12 @@ catalog! {
             ko: "{dir} 경로는 폴더가 아닙니다. 작업한 파일이 들어 있는 제출 폴더를 지정하세요",
             zh: "{dir} 不是目录：请指定存放你的文件的提交目录",
         }
+        /// A signal ended the run (exit 128 + N).
+        Interrupted {
+            en: "stopped by {signal} before the report was written; every Envoy it started is stopped",
+            ko: "{signal} 신호로 보고서를 쓰기 전에 멈췄습니다. 채점기가 시작한 Envoy는 모두 멈췄습니다",
+            zh: "在写出报告之前被 {signal} 终止；评分程序启动的 Envoy 都已停止",
+        }
         NoFolderGiven { en: "no submission folder given", ko: "제출 폴더를 지정하지 않았습니다", zh: "没有指定提交目录" }
         EnvoyNotAt { en: "Envoy not found at {path} (from --envoy)", ko: "{path}에서 Envoy를 찾을 수 없습니다(--envoy로 지정한 경로)", zh: "在 {path} 找不到 Envoy（--envoy 指定的路径）" }
         EnvoyNotOnPath {
