@@ -45,8 +45,6 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> 
         let Some(by) = *by else { continue };
         let skipped = checks[i].charged_by.as_ref().is_some_and(|c| c.skipped);
         match first.get(&by) {
-            // Said as not graded where it was decided.
-            None if skipped => {}
             None => charging.push((i, by)),
             Some(&f) if checks[i].step != checks[f].step => charging.push((i, f)),
             Some(_) if skipped => graded_here.push(i),
@@ -59,7 +57,8 @@ pub fn charged(spec: &Spec, checks: &mut [CheckResult], graded: impl Fn(u32) -> 
         let reason = c.charged_by.as_ref().map(|ch| ch.reason.clone()).unwrap_or_default();
         c.status = Status::Fail;
         c.max_points = points;
-        c.message = crate::display::safe_max(&t!(Checks::CannotCheck, message = crate::lang::clause(&reason)), 1000);
+        // The spec's sentence for why it is not graded is the student's mistake itself.
+        c.message = crate::display::safe_max(&reason, 1000);
     }
     let said: Vec<(usize, String, u32, String)> = charging
         .into_iter()
