@@ -277,3 +277,21 @@ fn a_field_left_out_is_found_not_set_in_words() {
     assert_eq!(g.check("bootstrap.cds_timeout")["found"], "(not set)", "{}", g.check("bootstrap.cds_timeout"));
     assert_eq!(g.check("bootstrap.cds_timeout")["where"], "bootstrap.yaml (dynamic_resources.cds_config.initial_fetch_timeout)");
 }
+
+/// ADS's cluster name written twice, in camel case to a decoy and as the proto name to
+/// the lab's cluster: Envoy reads the two spellings as one field and takes one by
+/// chance, so the bootstrap is step 4's mistake (once, its copy in boot-typo.yaml too).
+/// The same value under both spellings is the same to Envoy.
+#[test]
+fn step4_a_field_set_under_both_spellings() {
+    let c = Copy::sample();
+    for (f, name) in [("bootstrap.yaml", "xds-grpc"), ("boot-typo.yaml", "istiod-xds")] {
+        c.edit(f, &format!("    - envoy_grpc:\n        cluster_name: {name}"), &format!("    - envoy_grpc:\n        clusterName: decoy\n        cluster_name: {name}"));
+    }
+    fails_only(4, &c, &["bootstrap.exists", "bootstrap.ads_cluster"]);
+    let g = c.grade().no_envoy().run();
+    assert!(g.message("bootstrap.exists").starts_with("bootstrap.yaml sets one field twice, as `clusterName` and as `cluster_name`"), "{}", g.message("bootstrap.exists"));
+    let same = Copy::sample();
+    same.edit("bootstrap.yaml", "    - envoy_grpc:\n        cluster_name: xds-grpc", "    - envoy_grpc:\n        clusterName: xds-grpc\n        cluster_name: xds-grpc");
+    same.grade().launch().run().assert_full_marks();
+}

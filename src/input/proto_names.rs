@@ -16,26 +16,36 @@ const LISTS: &[&str] = &["clusters", "listeners", "secrets", "endpoints", "lb_en
 /// message in one of the [`LISTS`] a list of one. A key that is no field name
 /// (`envoy.extensions...HttpProtocolOptions`, `@type`, `CLUSTER_ID`) stays as it is,
 /// and so does what a `metadata` field holds: a Struct of the user's own keys.
-pub fn rename(v: &mut Value) {
+/// A field set under both spellings in one message, to two values, is refused with the
+/// two keys: Envoy reads the YAML as a hash map, so which one it takes is chance.
+pub fn rename(v: &mut Value) -> Result<(), (String, String)> {
     match v {
-        Value::Array(items) => items.iter_mut().for_each(rename),
+        Value::Array(items) => items.iter_mut().try_for_each(rename),
         Value::Object(map) => {
-            let renamed: Map<String, Value> = std::mem::take(map)
-                .into_iter()
-                .map(|(k, mut v)| {
-                    let k = proto_name(&k).unwrap_or(k);
-                    if k != "metadata" {
-                        rename(&mut v);
+            let mut renamed = Map::new();
+            let mut spelt: Vec<(String, String)> = Vec::new();
+            for (written, mut v) in std::mem::take(map) {
+                let k = proto_name(&written).unwrap_or_else(|| written.clone());
+                if k != "metadata" {
+                    rename(&mut v)?;
+                }
+                if v.is_object() && LISTS.contains(&k.as_str()) {
+                    v = Value::Array(vec![v]);
+                }
+                if let Some((_, other)) = spelt.iter().find(|(p, _)| *p == k) {
+                    // The same value twice is the same to Envoy either way.
+                    if renamed.get(&k) == Some(&v) {
+                        continue;
                     }
-                    if v.is_object() && LISTS.contains(&k.as_str()) {
-                        v = Value::Array(vec![v]);
-                    }
-                    (k, v)
-                })
-                .collect();
+                    return Err((other.clone(), written));
+                }
+                spelt.push((k.clone(), written));
+                renamed.insert(k, v);
+            }
             *map = renamed;
+            Ok(())
         }
-        _ => {}
+        _ => Ok(()),
     }
 }
 
@@ -69,7 +79,7 @@ mod tests {
         let mut v = json!({"admin": {"address": {"socketAddress": {"address": "127.0.0.1", "portValue": 9982}}},
             "node": {"id": "x", "metadata": {"myKey": 1, "CLUSTER_ID": "c"}},
             "staticResources": {"clusters": [{"typedExtensionProtocolOptions": {"envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "t", "explicitHttpConfig": {"http2ProtocolOptions": {}}}}}]}});
-        rename(&mut v);
+        rename(&mut v).unwrap();
         assert_eq!(v, json!({"admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 9982}}},
             "node": {"id": "x", "metadata": {"myKey": 1, "CLUSTER_ID": "c"}},
             "static_resources": {"clusters": [{"typed_extension_protocol_options": {"envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {"@type": "t", "explicit_http_config": {"http2_protocol_options": {}}}}}]}}));
@@ -82,10 +92,22 @@ mod tests {
         let mut v = json!({"dynamicResources": {"adsConfig": {"grpcServices": {"envoyGrpc": {"clusterName": "xds-grpc"}}}},
             "static_resources": {"clusters": {"name": "xds-grpc", "load_assignment": {"endpoints": {"lb_endpoints": {"endpoint": {}}}}}},
             "node": {"metadata": {"clusters": {"mine": 1}}}});
-        rename(&mut v);
+        rename(&mut v).unwrap();
         assert_eq!(v, json!({"dynamic_resources": {"ads_config": {"grpc_services": [{"envoy_grpc": {"cluster_name": "xds-grpc"}}]}},
             "static_resources": {"clusters": [{"name": "xds-grpc", "load_assignment": {"endpoints": [{"lb_endpoints": [{"endpoint": {}}]}]}}]},
             "node": {"metadata": {"clusters": {"mine": 1}}}}));
+    }
+
+    #[test]
+    fn a_field_under_both_spellings_is_refused() {
+        let mut v = json!({"node": {"id": "x"}, "ads": {"grpc_services": [{"envoy_grpc": {"clusterName": "decoy", "cluster_name": "xds-grpc"}}]}});
+        assert_eq!(rename(&mut v), Err(("clusterName".to_string(), "cluster_name".to_string())));
+        let mut v = json!({"ads": {"clusterName": "xds-grpc", "cluster_name": "xds-grpc"}});
+        assert_eq!(rename(&mut v), Ok(()));
+        assert_eq!(v, json!({"ads": {"cluster_name": "xds-grpc"}}));
+        // A Struct's own keys are the user's: two spellings there are two keys.
+        let mut v = json!({"node": {"metadata": {"myKey": 1, "my_key": 2}}});
+        assert_eq!(rename(&mut v), Ok(()));
     }
 
     #[test]

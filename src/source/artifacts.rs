@@ -106,6 +106,9 @@ pub struct Artifact {
     /// An Envoy config that reads as a list, not as fields: what it holds, to tell a
     /// copy of it (see [`mark_copies`]).
     list: Option<Value>,
+    /// A field set under both of its spellings (see `use_proto_names`): a mistake a
+    /// copy keeps, as a parse error is.
+    spelt_twice: bool,
 }
 
 impl Artifact {
@@ -124,15 +127,18 @@ impl Artifact {
     /// look at its data, and a hostile 1 MiB file would be parsed once per line tried.
     /// Read its data with protobuf's field names (see `input::proto_names`).
     fn use_proto_names(&mut self) {
-        if let Some(Ok(v)) = &mut self.data {
-            input::proto_names::rename(v);
+        if let Some(Ok(v)) = &mut self.data
+            && let Err((one, other)) = input::proto_names::rename(v)
+        {
+            self.data = Some(Err(t!(Files::TwoSpellings, file = self.name, one = one, other = other)));
+            self.spelt_twice = true;
         }
     }
 
     pub fn with_text(&self, text: String) -> Artifact {
         if matches!(self.format, Format::Yaml | Format::YamlStream | Format::Json) {
             let data = Some(Err(format!("{} was not parsed again", self.name)));
-            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None, copies: None, list: None };
+            return Artifact { name: self.name.clone(), format: self.format, text: Ok(text), data, kv: None, jaq: Default::default(), near: None, copies: None, list: None, spelt_twice: false };
         }
         Artifact::from(&self.name, self.format, Ok(text), false)
     }
@@ -163,7 +169,7 @@ impl Artifact {
                 Format::Text => (Some(Ok(Value::String(t.clone()))), Some(KvFile::parse(t))),
             },
         };
-        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None, copies: None, list }
+        Artifact { name: name.to_string(), format, text, data, kv, jaq: Default::default(), near: None, copies: None, list, spelt_twice: false }
     }
 
     /// The name it was saved under instead, when it is missing.
@@ -191,7 +197,7 @@ impl Artifact {
     /// comments only) any two files may share.
     fn data_mistake(&self) -> Option<String> {
         match (&self.text, &self.data) {
-            (Ok(_), Some(Err(e))) if e.contains(" at line ") || self.list.is_some() => Some(e.replacen(&self.name, "", 1)),
+            (Ok(_), Some(Err(e))) if e.contains(" at line ") || self.list.is_some() || self.spelt_twice => Some(e.replacen(&self.name, "", 1)),
             _ => None,
         }
     }
