@@ -295,3 +295,16 @@ fn step4_a_field_set_under_both_spellings() {
     same.edit("bootstrap.yaml", "    - envoy_grpc:\n        cluster_name: xds-grpc", "    - envoy_grpc:\n        clusterName: xds-grpc\n        cluster_name: xds-grpc");
     same.grade().launch().run().assert_full_marks();
 }
+
+/// boot-typo.yaml with a second change Envoy refuses before it gets to the ADS name (a
+/// duration written `1`, which the comparison with bootstrap.yaml's 1s reads alike),
+/// its output saved as the lab says: step 5, which the output cannot name the cluster.
+#[test]
+fn step5_a_second_change_envoy_refuses_first() {
+    let c = Copy::sample();
+    c.edit("boot-typo.yaml", "connect_timeout: 1s", "connect_timeout: 1");
+    student_validates(&c, "boot-typo.yaml", "05-typo.txt");
+    fails_only(5, &c, &["typo_txt.names_cluster"]);
+    let g = c.grade().arg("--no-live").run();
+    assert!(g.message("typo_txt.names_cluster").starts_with("Envoy rejects your boot-typo.yaml for another change before it gets to the wrong ADS name"), "{}", g.message("typo_txt.names_cluster"));
+}
