@@ -49,11 +49,17 @@ pub fn safe(s: &str) -> String {
 /// A path, from the command line or a param, made safe to print: escaped like a value,
 /// and cut only where no real path reaches (Linux's PATH_MAX is 4096 bytes).
 pub fn path(p: &Path) -> String {
+    os_text(p.as_os_str())
+}
+
+/// A file name or path made safe to print, such that two names never read the same: a
+/// byte that is not UTF-8 as `\xff`, and a backslash of the name's own doubled (else
+/// a folder named `a\nb` would read as one named with a line break, as `a\nb`).
+pub fn os_text(s: &std::ffi::OsStr) -> String {
     use std::os::unix::ffi::OsStrExt;
-    // Bytes that are not UTF-8 as `\xff`, so that two such names never read the same.
     let mut text = String::new();
-    for chunk in p.as_os_str().as_bytes().utf8_chunks() {
-        text.push_str(chunk.valid());
+    for chunk in s.as_bytes().utf8_chunks() {
+        text.push_str(&chunk.valid().replace('\\', "\\\\"));
         chunk.invalid().iter().for_each(|b| text.push_str(&format!("\\x{b:02x}")));
     }
     safe_max(&text, 4096)

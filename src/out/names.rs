@@ -20,7 +20,7 @@ pub fn own(dir: &Path) -> String {
         std::path::absolute(dir).ok().and_then(|p| p.canonicalize().ok().unwrap_or(p).file_name().map(|n| n.to_os_string()))
     });
     match name {
-        Some(n) => crate::display::safe_max(&n.to_string_lossy(), 4096),
+        Some(n) => crate::display::os_text(&n),
         None => crate::display::path(dir),
     }
 }
@@ -78,6 +78,13 @@ mod tests {
         assert_eq!(files(&dirs), vec!["张伟", "李娜", "José_María"]);
         assert_eq!(own(Path::new("/a/张伟")), "张伟");
         assert_eq!(own(Path::new("/a/x\u{1b}[2J")), "x\\e[2J");
+        // Two names never read the same: not a name of a line break and one of a
+        // backslash and an n, nor two that are not UTF-8.
+        use std::os::unix::ffi::OsStrExt;
+        assert_ne!(own(Path::new("/a/x\nb")), own(Path::new("/a/x\\nb")));
+        assert_eq!(own(Path::new("/a/x\\nb")), "x\\\\nb");
+        let (ff, fe) = (own(Path::new(std::ffi::OsStr::from_bytes(b"\xff\xfe"))), own(Path::new(std::ffi::OsStr::from_bytes(b"\xfe\xff"))));
+        assert_eq!((ff.as_str(), fe.as_str()), ("\\xff\\xfe", "\\xfe\\xff"));
         assert!(!own(Path::new(".")).is_empty());
     }
 
