@@ -217,8 +217,20 @@ fn a_renamed_static_cluster_is_said_once() {
     let c = Copy::sample();
     c.edit("bootstrap.yaml", "  - name: xds-grpc", "  - name: xds_grpc");
     says(&c, "bootstrap.static_cluster", &["no static cluster has it"]);
-    says(&c, "bootstrap.strict_dns", &["no static cluster in bootstrap.yaml has the name ADS must point to"]);
-    says(&c, "bootstrap.http2", &["no static cluster in bootstrap.yaml has the name ADS must point to"]);
+    // The name is one mistake: the type, HTTP/2 and endpoints of a cluster there is none
+    // of are not graded, and say why.
+    let g = c.grade().no_envoy().run();
+    for id in ["bootstrap.strict_dns", "bootstrap.http2", "bootstrap.endpoint"] {
+        assert_eq!(g.status(id), "skip", "{id}");
+        assert_eq!(g.message(id), "not graded: no static cluster in bootstrap.yaml has the name ADS must point to (see bootstrap.static_cluster)");
+    }
+    // Renamed in both bootstraps, with ADS pointing at it: step 4 charges the name, once,
+    // and boot-typo.yaml is a faithful copy of it.
+    c.edit("bootstrap.yaml", "cluster_name: xds-grpc", "cluster_name: xds_grpc");
+    c.edit("boot-typo.yaml", "  - name: xds-grpc", "  - name: xds_grpc").edit("boot-typo.yaml", "cluster_name: xds-grpc", "cluster_name: xds_grpc");
+    let g = c.grade().arg("--no-live").run();
+    assert_eq!(g.with("fail"), vec!["bootstrap.ads_cluster", "bootstrap.static_cluster"]);
+    assert!(g.checks().iter().filter(|c| c["step"] == 5).all(|c| c["status"] == "pass"), "{}", g.stdout);
 }
 
 #[test]
