@@ -73,7 +73,9 @@ fn jq_form_fails() { only_fails("jq_form", "data.yaml", "x: hellohello\ny: fifte
 fn line_count_fails() {
     let c = passing();
     c.write("ok.txt", "hello world\nhello\n- one\nrc=0\n");
-    assert_eq!(grade(&c).with("fail"), vec!["line_count"]);
+    assert_eq!(grade(&c).with("fail"), vec!["line_count", "line_distinct"]);
+    // The same line twice, with other spaces around it: two lines, one said once.
+    only_fails("line_distinct", "ok.txt", "hello world\nhello\n- one\n- one  \nrc=0\n");
 }
 #[test]
 fn text_kinds_fail() {

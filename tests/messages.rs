@@ -238,7 +238,7 @@ fn explanations_in_other_list_forms_are_named() {
     let c = Copy::sample();
     let report = c.read("08-report.md").replace("\n- ", "\n* ");
     c.write("08-report.md", &report);
-    says(&c, "report.explanations", &["and some text: 0;", "another list marker (*, +, •, a number)"]);
+    says(&c, "report.explanations", &["and some words, each said once: 0;", "another list marker (*, +, •, a number)"]);
     // A nested Markdown item is still a line that starts with -.
     let c = Copy::sample();
     let report = c.read("08-report.md").replace("\n- ", "\n  - ");
@@ -299,7 +299,13 @@ fn explanations_may_start_with_a_dash() {
     assert_eq!(g.status("report.below"), "pass", "{}", g.message("report.below"));
     c.write("08-report.md", format!("{}\n\n{}\n-- more notes\n---\n-\u{3000}\n", keys.join("\n"), four[..3].join("\n")));
     let m = failing(c.grade().no_envoy().run(), "report.explanations");
-    assert!(m.starts_with("lines that start with - and some text: 3; at least four are needed"), "{m}");
+    assert!(m.starts_with("lines that start with - and some words, each said once: 3; at least four are needed"), "{m}");
+    // Placeholders and one line written four times are not four explanations.
+    for placeholders in ["- x\n- y\n- z\n- w\n", "- 1s\n- .\n- --\n- a\n", &format!("{}\n", [four[0]; 4].join("\n"))] {
+        c.write("08-report.md", format!("{}\n\n{placeholders}", keys.join("\n")));
+        let m = failing(c.grade().no_envoy().run(), "report.explanations");
+        assert!(m.starts_with("lines that start with - and some words, each said once: "), "{m}");
+    }
     // A dash and blanks of any kind are no explanation below the key lines either.
     c.write("08-report.md", format!("{}\n\n{}\n", four.join("\n"), keys.join("\n")) + &"-\u{3000}\n".repeat(4));
     failing(c.grade().no_envoy().run(), "report.below");

@@ -1,5 +1,5 @@
 //! `line_count`: how many lines match a regex (`matches`) and not another (`except`),
-//! within `min` and `max`.
+//! within `min` and `max`; with `distinct: true`, a line written again counts once.
 
 use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
@@ -8,7 +8,7 @@ use crate::spec::fields::Fields;
 use crate::spec::Pattern;
 use serde_json::Value;
 
-pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "except", "min", "max"], compile };
+pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "except", "min", "max", "distinct"], compile };
 
 struct LineCount {
     pattern: Pattern,
@@ -16,6 +16,9 @@ struct LineCount {
     except: Option<Pattern>,
     min: Option<u64>,
     max: Option<u64>,
+    /// Lines alike but for spaces around them count once: four copies of one
+    /// explanation are one explanation.
+    distinct: bool,
 }
 
 fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
@@ -28,7 +31,8 @@ fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
         Some(e) => Some(f.regex("except", &e, false)?),
         None => None,
     };
-    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, except, min, max }))
+    let distinct = f.flag("distinct");
+    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, except, min, max, distinct }))
 }
 
 impl LineCount {
@@ -43,7 +47,11 @@ impl LineCount {
 impl Kind for LineCount {
     fn run(&self, cx: &Cx) -> Verdict {
         let text = need!(cx.artifact.text().map_err(Verdict::fail));
-        let n = self.matching(text).count() as u64;
+        let n = if self.distinct {
+            self.matching(text).map(|(_, l)| l.trim()).collect::<std::collections::HashSet<_>>().len()
+        } else {
+            self.matching(text).count()
+        } as u64;
         let (min, max, pattern) = (self.min, self.max, &self.pattern);
         // The expected value, an instructor's, is notation the same in every language.
         let (said, expected) = match (min, max) {
