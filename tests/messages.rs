@@ -36,7 +36,12 @@ fn full_width_characters_from_an_input_method_are_named() {
     let c = Copy::sample();
     let report = c.read("08-report.md").replace("\n- ", "\n－ ");
     c.write("08-report.md", &report);
-    assert!(why(&c, "report.explanations").contains("lines 6, 7 and 8 have `－` (U+FF0D), a full-width `-`"));
+    assert!(why(&c, "report.explanations").contains("lines 6, 7, 8, … have `－` (U+FF0D), a full-width `-`"), "{}", why(&c, "report.explanations"));
+    // Three lines, all named.
+    let c = Copy::sample();
+    let three = c.read("08-report.md").replacen("\n- ", "\n－ ", 3);
+    c.write("08-report.md", &three);
+    assert!(why(&c, "report.explanations").contains("lines 6, 7 and 8 have `－` (U+FF0D)"), "{}", why(&c, "report.explanations"));
 }
 
 /// A letter of another script that looks Latin, and an invisible character pasted

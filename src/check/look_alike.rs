@@ -56,14 +56,18 @@ impl Diagnosis {
         let text = cx.artifact.text().ok()?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let has = |n: &usize| lines.get(n.wrapping_sub(1)).is_some_and(|l| l.chars().any(|c| plain_char(c).is_some()));
-        let mut blamed: Vec<usize> = check.kind.lines_used(cx, &plain_cx, &passed).into_iter().filter(has).collect();
-        blamed.truncate(MAX_LINES_NAMED);
+        let blamed: Vec<usize> = check.kind.lines_used(cx, &plain_cx, &passed).into_iter().filter(has).collect();
         let c = suspect(blamed.first().map_or(text, |n| lines[n - 1]))?;
-        let numbers: Vec<String> = blamed.iter().map(usize::to_string).collect();
+        let mut numbers: Vec<String> = blamed.iter().take(MAX_LINES_NAMED).map(usize::to_string).collect();
         let what = describe(c);
         Some(match numbers.as_slice() {
             [] => t!(Checks::LookAlikeFile, what = what),
             [one] => t!(Checks::LookAlikeLine, lines = one, what = what),
+            _ if blamed.len() > MAX_LINES_NAMED => {
+                // Not "lines 6, 7 and 8" where lines 9 to 11 have it too.
+                numbers.push("…".to_string());
+                t!(Checks::LookAlikeLines, lines = crate::lang::ids(&numbers), what = what)
+            }
             many => t!(Checks::LookAlikeLines, lines = crate::lang::list(many), what = what),
         })
     }
