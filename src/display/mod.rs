@@ -52,14 +52,13 @@ pub fn path(p: &Path) -> String {
     os_text(p.as_os_str())
 }
 
-/// A file name or path made safe to print, such that two names never read the same: a
-/// byte that is not UTF-8 as `\xff`, and a backslash of the name's own doubled (else
-/// a folder named `a\nb` would read as one named with a line break, as `a\nb`).
+/// A file name or path made safe to print: a byte that is not UTF-8 as `\xff`, so that
+/// two such names never read the same (as U+FFFD they would).
 pub fn os_text(s: &std::ffi::OsStr) -> String {
     use std::os::unix::ffi::OsStrExt;
     let mut text = String::new();
     for chunk in s.as_bytes().utf8_chunks() {
-        text.push_str(&chunk.valid().replace('\\', "\\\\"));
+        text.push_str(chunk.valid());
         chunk.invalid().iter().for_each(|b| text.push_str(&format!("\\x{b:02x}")));
     }
     safe_max(&text, 4096)
