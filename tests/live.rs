@@ -19,12 +19,18 @@ impl Running {
     // The child is reaped by Drop, which clippy does not follow.
     #[allow(clippy::zombie_processes)]
     fn start(bootstrap: &std::path::Path) -> Running {
+        Running::start_with(bootstrap, "")
+    }
+
+    /// With more sections on Envoy's command line (`, stats_config: {...}`), besides the
+    /// admin address there.
+    fn start_with(bootstrap: &std::path::Path, more: &str) -> Running {
         let dir = tempfile::tempdir().unwrap();
         let addr = dir.path().join("admin");
         let mut child = std::process::Command::new(envoy())
             .arg("-c")
             .arg(bootstrap)
-            .args(["--config-yaml", "{admin: {address: {socket_address: {address: 127.0.0.1, port_value: 0}}}}"])
+            .args(["--config-yaml", &format!("{{admin: {{address: {{socket_address: {{address: 127.0.0.1, port_value: 0}}}}}}{more}}}")])
             .arg("--admin-address-path")
             .arg(&addr)
             .args(["--disable-hot-restart", "--log-level", "error"])
@@ -476,4 +482,60 @@ fn a_launched_envoy_whose_file_breaks_its_admin_is_the_files_doing() {
     assert_eq!(g.status("node.live"), "fail");
     assert!(g.message("node.live").contains("something in the file changes how its admin answers"), "{}", g.message("node.live"));
     assert_eq!(g.code, Some(1));
+}
+
+/// An Envoy started from the file with a section added on its command line (a stats
+/// matcher that hides the statistic step 6 reads) is another Envoy than the file's: the
+/// grader says so, as its own trouble, where a launch from the file would pass.
+#[test]
+fn probe_mode_refuses_an_envoy_with_a_section_added_on_its_command_line() {
+    let envoy = Running::start_with(&sample().join("bootstrap.yaml"), ", stats_config: {stats_matcher: {reject_all: true}}");
+    let g = Grade::sample().param(&format!("admin={}", envoy.admin)).run();
+    assert_eq!(g.status("ready.state_live"), "error", "{}", g.message("ready.state_live"));
+    assert!(g.message("node.live").contains("but not your bootstrap.yaml as it is now (they differ in top-level sections)"), "{}", g.message("node.live"));
+    assert_eq!(g.code, Some(2));
+}
+
+/// A web server on the admin port that answers with a real Envoy's words, but a
+/// /ready no Envoy in that state gives: not read as Envoy's. One with no Envoy build in
+/// its /server_info neither.
+#[test]
+fn a_web_server_with_envoys_answers_is_not_taken_for_envoy() {
+    let rec_dir = tempfile::tempdir().unwrap();
+    let rec = rec_dir.path().join("probe.json");
+    Grade::sample().launch().args(&["--save-probe", rec.to_str().unwrap()]).run().assert_full_marks();
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let answers: Vec<(String, String)> = saved["exchanges"].as_array().unwrap().iter().map(|e| (e["path"].as_str().unwrap().to_string(), e["body"].as_str().unwrap().to_string())).collect();
+    for (ready, info) in [("LIVE", None), ("PRE_INITIALIZING", Some(r#"{"state":"PRE_INITIALIZING","uptime_current_epoch":"1s"}"#))] {
+        let mut answers = answers.clone();
+        for (path, body) in answers.iter_mut() {
+            match path.as_str() {
+                "/ready" => *body = format!("{ready}\n"),
+                "/server_info" if info.is_some() => *body = info.unwrap().to_string(),
+                _ => {}
+            }
+        }
+        let url = replaying_server(answers);
+        let g = Grade::sample().param(&format!("admin={url}")).run();
+        assert_eq!(g.status("ready.body_live"), "error", "{}", g.message("ready.body_live"));
+        assert!(g.message("node.live").contains(&format!("could not check: what answers at {url} is not Envoy")), "{}", g.message("node.live"));
+        assert_eq!(g.code, Some(2));
+    }
+}
+
+/// A web server that answers each path with the body given (200 for /ready, as a
+/// LIVE Envoy would), whatever its query.
+fn replaying_server(answers: Vec<(String, String)>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let asked = String::from_utf8_lossy(&buf[..n]).split_whitespace().nth(1).unwrap_or("").to_string();
+            let body = answers.iter().find(|(p, _)| *p == asked).map(|(_, b)| b.clone()).unwrap_or_default();
+            let _ = write!(s, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+        }
+    });
+    url
 }

@@ -169,6 +169,24 @@ pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
     Ok(Value::Object(view))
 }
 
+/// Why what answered a probe is not an Envoy, if it is not: Envoy's `/server_info`
+/// names its build (`<commit>/<version>/...`) and its command line, and its `/ready`
+/// answers the state `/server_info` gives (200 when LIVE, else 503). A web server
+/// serving copied or made-up answers on the admin port is not read as Envoy's word.
+pub fn not_envoy(rec: &Recording) -> Option<String> {
+    let info = rec.get(SERVER_INFO).and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);
+    let build: Vec<&str> = info["version"].as_str().unwrap_or_default().split('/').collect();
+    let envoys_build = build.len() >= 3 && build[0].len() == 40 && build[0].bytes().all(|b| b.is_ascii_hexdigit()) && build[1].split('.').count() >= 3;
+    let state = info["state"].as_str();
+    let (Some(state), true, true) = (state, envoys_build, info["command_line_options"].is_object()) else {
+        return Some(t!(EnvoyWords::NoEnvoyBuild, admin = rec.admin));
+    };
+    let ready = rec.get("/ready").filter(|e| e.status.is_some())?;
+    let body = ready.body.trim();
+    (body != state || (ready.status == Some(200)) != (state == "LIVE"))
+        .then(|| t!(EnvoyWords::ReadyNotState, admin = rec.admin, code = ready.status.unwrap_or_default(), body = crate::display::safe(body), state = crate::display::safe(state)))
+}
+
 fn shown(path: &str) -> String {
     match path.strip_prefix("/stats?filter=") {
         Some(_) => "/stats".into(),

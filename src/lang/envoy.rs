@@ -13,6 +13,17 @@ catalog! {
         NotHttp { en: "not an HTTP answer ({error})", ko: "HTTP 응답이 아닙니다({error})", zh: "不是 HTTP 应答（{error}）" }
         AskedOn { en: "{path} on {admin}: {error}", ko: "{admin}의 {path}: {error}", zh: "{admin} 上的 {path}：{error}" }
         NotJson { en: "{path} on {admin} is not JSON (is this an Envoy admin port?)", ko: "{admin}의 {path} 응답이 JSON이 아닙니다(Envoy의 관리 포트가 맞나요?)", zh: "{admin} 上的 {path} 不是 JSON（这是 Envoy 的管理端口吗？）" }
+        /// What answered a probe is not Envoy (a web server with copied or made-up answers).
+        NoEnvoyBuild {
+            en: "what answers at {admin} is not Envoy: its /server_info names no Envoy build and command line",
+            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info에 Envoy 빌드와 명령줄이 없습니다",
+            zh: "在 {admin} 应答的不是 Envoy：它的 /server_info 没有 Envoy 的构建版本和命令行",
+        }
+        ReadyNotState {
+            en: "what answers at {admin} is not Envoy: its /ready answers {code} {body}, where its /server_info says the state is {state}",
+            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info는 상태가 {state}라고 하는데 /ready는 {code} {body}로 응답합니다",
+            zh: "在 {admin} 应答的不是 Envoy：它的 /server_info 说状态是 {state}，/ready 却应答 {code} {body}",
+        }
         NoNode { en: "{path} on {admin} has no .configs[0].bootstrap.node", ko: "{admin}의 {path}에 .configs[0].bootstrap.node가 없습니다", zh: "{admin} 上的 {path} 中没有 .configs[0].bootstrap.node" }
         /// A launched Envoy that opened its admin port but did not answer as Envoy does: its file is why.
         LaunchedBusy { en: "the Envoy launched from your {file} was too busy to answer ({problem}; it had used {cpu} s of CPU): the file gives it far more work than the lab asks for", ko: "여러분의 {file} 파일로 시작한 Envoy가 너무 바빠 응답하지 못했습니다({problem}; CPU를 {cpu}초 사용). 이 파일은 실습이 요구하는 것보다 훨씬 많은 일을 Envoy에 시킵니다", zh: "用你的 {file} 启动的 Envoy 忙得无法应答（{problem}；已用 {cpu} 秒 CPU）：这个文件让它做的工作远超实验的要求" }

@@ -161,7 +161,14 @@ impl Cx<'_> {
                 ]);
                 self.launched(Some(moved))
             }
-            _ => Got { slot: Ok(view), described, recording: Some(rec) },
+            // Read as the state it started in: then it must be Envoy that said it.
+            _ => match admin::not_envoy(&rec) {
+                Some(problem) => {
+                    let said = advice::start(self.texts, &problem, self.dir, self.artifact);
+                    Got { described: read_nothing(&url, &problem), slot: Err(Unavailable::grader(said)), recording: Some(rec) }
+                }
+                None => Got { slot: Ok(view), described, recording: Some(rec) },
+            },
         }
     }
 
