@@ -227,7 +227,7 @@ fn a_renamed_static_cluster_is_said_once() {
     let g = c.grade().no_envoy().run();
     for id in ["bootstrap.strict_dns", "bootstrap.http2", "bootstrap.endpoint"] {
         assert_eq!(g.status(id), "skip", "{id}");
-        assert_eq!(g.message(id), "not graded: no static cluster in bootstrap.yaml has the name ADS must point to (see bootstrap.static_cluster)");
+        assert_eq!(g.message(id), "not graded: the static cluster ADS must point to is not found by its name among bootstrap.yaml's static clusters (see bootstrap.static_cluster)");
     }
     // Renamed in both bootstraps, with ADS pointing at it: step 4 charges the name, once,
     // and boot-typo.yaml is a faithful copy of it.

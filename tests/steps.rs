@@ -306,5 +306,5 @@ fn step5_a_second_change_envoy_refuses_first() {
     student_validates(&c, "boot-typo.yaml", "05-typo.txt");
     fails_only(5, &c, &["typo_txt.names_cluster"]);
     let g = c.grade().arg("--no-live").run();
-    assert!(g.message("typo_txt.names_cluster").starts_with("Envoy rejects your boot-typo.yaml for another change before it gets to the wrong ADS name"), "{}", g.message("typo_txt.names_cluster"));
+    assert!(g.message("typo_txt.names_cluster").starts_with("Envoy rejects your boot-typo.yaml before it gets to the wrong ADS name"), "{}", g.message("typo_txt.names_cluster"));
 }

@@ -12,10 +12,15 @@ use serde_json::{Map, Value};
 /// one of these names that is not repeated.
 const LISTS: &[&str] = &["clusters", "listeners", "secrets", "endpoints", "lb_endpoints", "grpc_services"];
 
+/// The fields of Envoy's bootstrap whose map holds the user's own keys, not fields (a
+/// protobuf Struct: node metadata, a runtime layer, a typed struct's value): `myFlag`
+/// and `my_flag` there are two keys.
+const USERS_KEYS: &[&str] = &["metadata", "static_layer", "dynamic_parameters", "value"];
+
 /// Renames every lowerCamelCase key to its proto name, in place, and makes a lone
 /// message in one of the [`LISTS`] a list of one. A key that is no field name
 /// (`envoy.extensions...HttpProtocolOptions`, `@type`, `CLUSTER_ID`) stays as it is,
-/// and so does what a `metadata` field holds: a Struct of the user's own keys.
+/// and so does what a field of [`USERS_KEYS`] holds.
 /// A field set under both spellings in one message, to two values, is refused with the
 /// two keys: Envoy reads the YAML as a hash map, so which one it takes is chance.
 pub fn rename(v: &mut Value) -> Result<(), (String, String)> {
@@ -23,23 +28,24 @@ pub fn rename(v: &mut Value) -> Result<(), (String, String)> {
         Value::Array(items) => items.iter_mut().try_for_each(rename),
         Value::Object(map) => {
             let mut renamed = Map::new();
-            let mut spelt: Vec<(String, String)> = Vec::new();
+            // Each proto name, and the key it was written as.
+            let mut spelt: std::collections::HashMap<String, String> = std::collections::HashMap::new();
             for (written, mut v) in std::mem::take(map) {
                 let k = proto_name(&written).unwrap_or_else(|| written.clone());
-                if k != "metadata" {
+                if !USERS_KEYS.contains(&k.as_str()) {
                     rename(&mut v)?;
                 }
                 if v.is_object() && LISTS.contains(&k.as_str()) {
                     v = Value::Array(vec![v]);
                 }
-                if let Some((_, other)) = spelt.iter().find(|(p, _)| *p == k) {
+                if let Some(other) = spelt.get(&k) {
                     // The same value twice is the same to Envoy either way.
                     if renamed.get(&k) == Some(&v) {
                         continue;
                     }
                     return Err((other.clone(), written));
                 }
-                spelt.push((k.clone(), written));
+                spelt.insert(k.clone(), written);
                 renamed.insert(k, v);
             }
             *map = renamed;
@@ -106,8 +112,9 @@ mod tests {
         assert_eq!(rename(&mut v), Ok(()));
         assert_eq!(v, json!({"ads": {"cluster_name": "xds-grpc"}}));
         // A Struct's own keys are the user's: two spellings there are two keys.
-        let mut v = json!({"node": {"metadata": {"myKey": 1, "my_key": 2}}});
+        let mut v = json!({"node": {"metadata": {"myKey": 1, "my_key": 2}}, "layered_runtime": {"layers": [{"static_layer": {"myFlag": true, "my_flag": false}}]}});
         assert_eq!(rename(&mut v), Ok(()));
+        assert_eq!(v["layered_runtime"]["layers"][0]["static_layer"], json!({"myFlag": true, "my_flag": false}));
     }
 
     #[test]

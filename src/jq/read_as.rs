@@ -1,7 +1,8 @@
 //! jq functions that read a text as the grader does elsewhere, so that a spec and the
 //! grader's own code never judge the same text two ways: `one_edit($name)`, whether a
-//! text is a slip for `$name` (`input::near_name`), and `envoy_number`, a number written
-//! as a string as Envoy reads one (`compare::number_in_text`).
+//! text is a slip for `$name` (`input::near_name`), `envoy_number`, a number written
+//! as a string as Envoy reads one (`compare::number_in_text`), and `letters`, how many
+//! letters of any script a text has (what a regex's `\p{Alphabetic}` matches).
 
 use jaq_core::native::{bome, unary, v, Filter, Fun};
 use jaq_core::{DataT, RunPtr};
@@ -22,6 +23,12 @@ fn filters<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
                 _ => Err(jaq_core::Error::str("one_edit takes two texts")),
             })
         }),
+        // As the spec's regexes count \p{Alphabetic} (a list item's words, 08-report.md).
+        ("letters", v(0), |cv| {
+            let Val::TStr(text) = &cv.1 else { return bome(Err(jaq_core::Error::str("letters takes a text"))) };
+            let n = String::from_utf8_lossy(text).chars().filter(|c| c.is_alphabetic()).count();
+            bome(Ok(super::convert::to_jaq(&serde_json::json!(n))))
+        }),
         // Anything but a text is as it is.
         ("envoy_number", v(0), |cv| {
             let Val::TStr(text) = &cv.1 else { return bome(Ok(cv.1)) };
@@ -40,6 +47,13 @@ mod tests {
     fn a_slip_is_one_edit_and_the_name_itself_is_not() {
         for (text, name, want) in [("clsuter", "cluster", true), ("mеtadata", "metadata", true), ("ids", "id", true), ("di", "id", true), ("id", "id", false), ("ab", "id", false), ("", "id", false)] {
             assert_eq!(crate::jq::eval(&format!("one_edit({})", json!(name)), &json!(text)), Ok(json!(want)), "{text} {name}");
+        }
+    }
+
+    #[test]
+    fn letters_of_any_script_are_counted() {
+        for (text, want) in [("- x", 1), ("- 身份", 2), ("- `15012`", 0), ("Проверка 1", 8)] {
+            assert_eq!(crate::jq::eval("letters", &json!(text)), Ok(json!(want)), "{text}");
         }
     }
 
