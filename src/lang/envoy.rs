@@ -16,12 +16,12 @@ catalog! {
         /// What answered a probe is not Envoy (a web server with copied or made-up answers).
         NoEnvoyBuild {
             en: "what answers at {admin} is not Envoy: its /server_info names no Envoy build and command line",
-            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info에 Envoy 빌드와 명령줄이 없습니다",
+            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info에 Envoy 빌드 정보와 명령줄이 없습니다",
             zh: "在 {admin} 应答的不是 Envoy：它的 /server_info 没有 Envoy 的构建版本和命令行",
         }
         ReadyNotState {
             en: "what answers at {admin} is not Envoy: its /ready answers {code} {body}, where its /server_info says the state is {state}",
-            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info는 상태가 {state}라고 하는데 /ready는 {code} {body}로 응답합니다",
+            ko: "{admin}에서 응답하는 것은 Envoy가 아닙니다. /server_info가 알려 주는 상태는 {state}인데, /ready의 응답은 {code} {body}입니다",
             zh: "在 {admin} 应答的不是 Envoy：它的 /server_info 说状态是 {state}，/ready 却应答 {code} {body}",
         }
         NoNode { en: "{path} on {admin} has no .configs[0].bootstrap.node", ko: "{admin}의 {path}에 .configs[0].bootstrap.node가 없습니다", zh: "{admin} 上的 {path} 中没有 .configs[0].bootstrap.node" }

@@ -97,7 +97,7 @@ catalog! {
         /// A field of an Envoy config set under its proto name and in camel case.
         TwoSpellings {
             en: "{file} sets one field twice, as `{one}` and as `{other}` (Envoy reads the two spellings as one field, and which of the two it takes is chance); keep one",
-            ko: "{file} 파일이 한 필드를 `{one}`와 `{other}`로 두 번 설정합니다(Envoy는 두 표기를 같은 필드로 읽고, 둘 중 어느 값을 쓸지는 우연에 달려 있습니다). 하나만 남기세요",
+            ko: "{file} 파일이 한 필드를 `{one}`, `{other}` 두 표기로 두 번 설정합니다(Envoy는 두 표기를 같은 필드로 읽고, 둘 중 어느 값을 쓸지는 우연에 달려 있습니다). 하나만 남기세요",
             zh: "{file} 把同一个字段设置了两次：`{one}` 和 `{other}`（Envoy 把这两种写法读作同一个字段，取哪一个全凭偶然）；只保留一个",
         }
         DuplicateKey { en: "duplicate key `{key}`", ko: "키 `{key}`가 두 번 나옵니다", zh: "键 `{key}` 重复出现" }

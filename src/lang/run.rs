@@ -23,7 +23,7 @@ catalog! {
         /// A signal ended the run (exit 128 + N).
         Interrupted {
             en: "stopped by {signal} before the report was written; every Envoy it started is stopped",
-            ko: "{signal} 신호로 보고서를 쓰기 전에 멈췄습니다. 채점기가 시작한 Envoy는 모두 멈췄습니다",
+            ko: "보고서를 쓰기 전에 {signal} 신호를 받아 멈췄습니다. 채점기가 시작한 Envoy는 모두 종료했습니다",
             zh: "在写出报告之前被 {signal} 终止；评分程序启动的 Envoy 都已停止",
         }
         NoFolderGiven { en: "no submission folder given", ko: "제출 폴더를 지정하지 않았습니다", zh: "没有指定提交目录" }
