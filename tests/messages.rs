@@ -306,7 +306,9 @@ fn explanations_may_start_with_a_dash() {
     let m = failing(c.grade().no_envoy().run(), "report.explanations");
     assert!(m.starts_with("lines that start with - and some words, each said once: 3; at least four are needed"), "{m}");
     // Placeholders and one line written four times are not four explanations.
-    for placeholders in ["- x\n- y\n- z\n- w\n", "- 1s\n- .\n- --\n- a\n", &format!("{}\n", [four[0]; 4].join("\n"))] {
+    // One line in four spellings that differ in no letter or digit either.
+    let spelt = format!("{0}\n{1}\n{2}\n{3}\n", four[0], four[0].replace(' ', "\u{a0}"), four[0].replacen("mode", "mo\u{200B}de", 1), four[0].to_uppercase() + ".");
+    for placeholders in ["- x\n- y\n- z\n- w\n", "- 1s\n- .\n- --\n- a\n", &format!("{}\n", [four[0]; 4].join("\n")), &spelt] {
         c.write("08-report.md", format!("{}\n\n{placeholders}", keys.join("\n")));
         let m = failing(c.grade().no_envoy().run(), "report.explanations");
         assert!(m.starts_with("lines that start with - and some words, each said once: "), "{m}");

@@ -18,3 +18,9 @@ pub use file::{FileProblem, MAX_SUBMISSION_BYTES};
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
+
+/// A text's letters and digits, in lower case: what tells two lines apart as words
+/// (`- ab` and `- A\u{200B}b.` say the same).
+pub fn alnum(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}

@@ -1,8 +1,9 @@
 //! jq functions that read a text as the grader does elsewhere, so that a spec and the
 //! grader's own code never judge the same text two ways: `one_edit($name)`, whether a
 //! text is a slip for `$name` (`input::near_name`), `envoy_number`, a number written
-//! as a string as Envoy reads one (`compare::number_in_text`), and `letters`, how many
-//! letters of any script a text has (what a regex's `\p{Alphabetic}` matches).
+//! as a string as Envoy reads one (`compare::number_in_text`), `letters`, how many
+//! letters of any script a text has (what a regex's `\p{Alphabetic}` matches), and
+//! `alnum`, its letters and digits in lower case (`input::alnum`).
 
 use jaq_core::native::{bome, unary, v, Filter, Fun};
 use jaq_core::{DataT, RunPtr};
@@ -28,6 +29,12 @@ fn filters<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
             let Val::TStr(text) = &cv.1 else { return bome(Err(jaq_core::Error::str("letters takes a text"))) };
             let n = String::from_utf8_lossy(text).chars().filter(|c| c.is_alphabetic()).count();
             bome(Ok(super::convert::to_jaq(&serde_json::json!(n))))
+        }),
+        // As line_count's `distinct` tells two lines apart.
+        ("alnum", v(0), |cv| {
+            let Val::TStr(text) = &cv.1 else { return bome(Err(jaq_core::Error::str("alnum takes a text"))) };
+            let key = crate::input::alnum(&String::from_utf8_lossy(text));
+            bome(Ok(super::convert::to_jaq(&serde_json::json!(key))))
         }),
         // Anything but a text is as it is.
         ("envoy_number", v(0), |cv| {
@@ -55,6 +62,11 @@ mod tests {
         for (text, want) in [("- x", 1), ("- 身份", 2), ("- `15012`", 0), ("Проверка 1", 8)] {
             assert_eq!(crate::jq::eval("letters", &json!(text)), Ok(json!(want)), "{text}");
         }
+    }
+
+    #[test]
+    fn alnum_keeps_letters_and_digits_in_lower_case() {
+        assert_eq!(crate::jq::eval("alnum", &json!("- A\u{200B}b 1\u{a0}身份!")), Ok(json!("ab1身份")));
     }
 
     #[test]

@@ -16,8 +16,9 @@ struct LineCount {
     except: Option<Pattern>,
     min: Option<u64>,
     max: Option<u64>,
-    /// Lines alike but for spaces around them count once: four copies of one
-    /// explanation are one explanation.
+    /// Lines alike in their letters and digits, case aside, count once: four copies
+    /// of one explanation are one explanation, with other spaces, punctuation or
+    /// invisible characters in them too.
     distinct: bool,
 }
 
@@ -48,7 +49,7 @@ impl Kind for LineCount {
     fn run(&self, cx: &Cx) -> Verdict {
         let text = need!(cx.artifact.text().map_err(Verdict::fail));
         let n = if self.distinct {
-            self.matching(text).map(|(_, l)| l.trim()).collect::<std::collections::HashSet<_>>().len()
+            self.matching(text).map(|(_, l)| crate::input::alnum(l)).collect::<std::collections::HashSet<_>>().len()
         } else {
             self.matching(text).count()
         } as u64;
