@@ -76,6 +76,8 @@ fn line_count_fails() {
     assert_eq!(grade(&c).with("fail"), vec!["line_count", "line_distinct"]);
     // The same line twice, with other spaces around it: two lines, one said once.
     only_fails("line_distinct", "ok.txt", "hello world\nhello\n- one\n- one  \nrc=0\n");
+    // A line of fewer letters does not count.
+    only_fails("line_distinct", "ok.txt", "hello world\nhello\n- one\n- t2\nrc=0\n");
 }
 #[test]
 fn text_kinds_fail() {

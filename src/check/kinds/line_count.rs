@@ -1,5 +1,6 @@
 //! `line_count`: how many lines match a regex (`matches`) and not another (`except`),
-//! within `min` and `max`; with `distinct: true`, a line written again counts once.
+//! within `min` and `max`; with `letters: N`, only lines with N letters at least (of
+//! any script); with `distinct: true`, a line written again counts once.
 
 use crate::lang::{checks::Checks, t};
 use super::{Kind, KindDef};
@@ -8,7 +9,7 @@ use crate::spec::fields::Fields;
 use crate::spec::Pattern;
 use serde_json::Value;
 
-pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "except", "min", "max", "distinct"], compile };
+pub const KIND: KindDef = KindDef { name: "line_count", fields: &["matches", "except", "min", "max", "letters", "distinct"], compile };
 
 struct LineCount {
     pattern: Pattern,
@@ -16,6 +17,9 @@ struct LineCount {
     except: Option<Pattern>,
     min: Option<u64>,
     max: Option<u64>,
+    /// Letters a line has at least, to count (a regex's `\p{Alphabetic}` would cost
+    /// a millisecond to compile, at every start).
+    letters: usize,
     /// Lines alike in their letters and digits, case aside, count once: four copies
     /// of one explanation are one explanation, with other spaces, punctuation or
     /// invisible characters in them too.
@@ -33,7 +37,8 @@ fn compile(f: &mut Fields) -> Option<Box<dyn Kind>> {
         None => None,
     };
     let distinct = f.flag("distinct");
-    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, except, min, max, distinct }))
+    let letters = f.count("letters").unwrap_or(0) as usize;
+    Some(Box::new(LineCount { pattern: f.regex("matches", &m, false)?, except, min, max, letters, distinct }))
 }
 
 impl LineCount {
@@ -41,6 +46,7 @@ impl LineCount {
         crate::input::lines(text)
             .enumerate()
             .filter(|(_, l)| self.pattern.is_match(l) && !self.except.as_ref().is_some_and(|e| e.is_match(l)))
+            .filter(|(_, l)| self.letters == 0 || l.chars().filter(|c| c.is_alphabetic()).count() >= self.letters)
             .map(|(i, l)| (i + 1, l))
     }
 }
@@ -63,6 +69,13 @@ impl Kind for LineCount {
                 (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), format!("at least {a} lines matching /{pattern}/"))
             }
         };
+        let mut expected = expected;
+        if self.letters > 0 {
+            expected.push_str(&format!(", with {} letters at least", self.letters));
+        }
+        if self.distinct {
+            expected.push_str(", lines alike in letters and digits once");
+        }
         let ok = min.is_none_or(|a| n >= a) && max.is_none_or(|b| n <= b);
         Verdict::judge(ok, said)
             .expected(Value::String(expected))
