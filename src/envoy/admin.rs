@@ -175,10 +175,11 @@ pub fn view(rec: &Recording, ask: &Ask) -> Result<Value, String> {
 /// serving copied or made-up answers on the admin port is not read as Envoy's word.
 pub fn not_envoy(rec: &Recording) -> Option<String> {
     // No answer in time, or one too large: said as such, not as a look-alike's.
-    if let Some(err) = rec.get(SERVER_INFO).and_then(|e| e.error.as_ref()) {
+    let asked = rec.get(SERVER_INFO);
+    if let Some(err) = asked.and_then(|e| e.error.as_ref()) {
         return Some(t!(EnvoyWords::AskedOn, path = SERVER_INFO, admin = rec.admin, error = err));
     }
-    let info = rec.get(SERVER_INFO).and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);
+    let info = asked.and_then(|e| serde_json::from_str::<Value>(&e.body).ok()).unwrap_or(Value::Null);
     let build: Vec<&str> = info["version"].as_str().unwrap_or_default().split('/').collect();
     let envoys_build = build.len() >= 3 && build[0].len() == 40 && build[0].bytes().all(|b| b.is_ascii_hexdigit()) && build[1].split('.').count() >= 3;
     let state = info["state"].as_str();

@@ -19,6 +19,11 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
+/// How many letters of any script a text has (what a regex's `\p{Alphabetic}` matches).
+pub fn letters(text: &str) -> usize {
+    text.chars().filter(|c| c.is_alphabetic()).count()
+}
+
 /// A text's letters and digits, in lower case: what tells two lines apart as words
 /// (`- ab` and `- A\u{200B}b.` say the same).
 pub fn alnum(text: &str) -> String {

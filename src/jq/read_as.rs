@@ -2,7 +2,7 @@
 //! grader's own code never judge the same text two ways: `one_edit($name)`, whether a
 //! text is a slip for `$name` (`input::near_name`), `envoy_number`, a number written
 //! as a string as Envoy reads one (`compare::number_in_text`), `letters`, how many
-//! letters of any script a text has (what a regex's `\p{Alphabetic}` matches), and
+//! letters of any script a text has (`input::letters`), and
 //! `alnum`, its letters and digits in lower case (`input::alnum`).
 
 use jaq_core::native::{bome, unary, v, Filter, Fun};
@@ -24,10 +24,10 @@ fn filters<D: for<'a> DataT<V<'a> = Val>>() -> Box<[Filter<RunPtr<D>>]> {
                 _ => Err(jaq_core::Error::str("one_edit takes two texts")),
             })
         }),
-        // As the spec's regexes count \p{Alphabetic} (a list item's words, 08-report.md).
+        // As line_count's `letters` counts them.
         ("letters", v(0), |cv| {
             let Val::TStr(text) = &cv.1 else { return bome(Err(jaq_core::Error::str("letters takes a text"))) };
-            let n = String::from_utf8_lossy(text).chars().filter(|c| c.is_alphabetic()).count();
+            let n = crate::input::letters(&String::from_utf8_lossy(text));
             bome(Ok(super::convert::to_jaq(&serde_json::json!(n))))
         }),
         // As line_count's `distinct` tells two lines apart.

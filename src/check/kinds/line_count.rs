@@ -46,7 +46,7 @@ impl LineCount {
         crate::input::lines(text)
             .enumerate()
             .filter(|(_, l)| self.pattern.is_match(l) && !self.except.as_ref().is_some_and(|e| e.is_match(l)))
-            .filter(|(_, l)| self.letters == 0 || l.chars().filter(|c| c.is_alphabetic()).count() >= self.letters)
+            .filter(|(_, l)| self.letters == 0 || crate::input::letters(l) >= self.letters)
             .map(|(i, l)| (i + 1, l))
     }
 }
@@ -61,7 +61,7 @@ impl Kind for LineCount {
         } as u64;
         let (min, max, pattern) = (self.min, self.max, &self.pattern);
         // The expected value, an instructor's, is notation the same in every language.
-        let (said, expected) = match (min, max) {
+        let (said, mut expected) = match (min, max) {
             (Some(a), Some(b)) => (t!(Checks::LinesBetween, pattern = pattern, n = n, min = a, max = b), format!("between {a} and {b} lines matching /{pattern}/")),
             (None, Some(b)) => (t!(Checks::LinesAtMost, pattern = pattern, n = n, max = b), format!("at most {b} lines matching /{pattern}/")),
             (a, None) => {
@@ -69,7 +69,6 @@ impl Kind for LineCount {
                 (t!(Checks::LinesAtLeast, pattern = pattern, n = n, min = a), format!("at least {a} lines matching /{pattern}/"))
             }
         };
-        let mut expected = expected;
         if self.letters > 0 {
             expected.push_str(&format!(", with {} letters at least", self.letters));
         }
